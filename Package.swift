@@ -1,0 +1,17 @@
+// swift-tools-version:6.0
+// The PubNub 3.4 compatibility layer. Foundation and Dispatch only: no package dependencies (DESIGN.md §1).
+// Warnings are errors in every build the project runs (`Scripts/test.sh` passes -warnings-as-errors); the flag is
+// not set here because SwiftPM refuses unsafe flags in packages that others depend on.
+import PackageDescription
+
+let package = Package(
+    name: "PubNubLegacy",
+    products: [
+        .library(name: "LocalOrigin", targets: ["LocalOrigin"])
+    ],
+    targets: [
+        .target(name: "LocalOrigin"),
+        .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
