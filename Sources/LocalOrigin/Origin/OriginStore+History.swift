@@ -102,7 +102,9 @@ extension OriginStore {
         else { return self.answer(exchange, .notFound) }
         guard self.acceptsSubscribeKey(subscribeKey) else { return self.answer(exchange, .invalidSubscribeKey) }
         let channels = RequestTarget.list(target.segments[5])
-        guard !channels.isEmpty else { return self.answer(exchange, .error(400, "Invalid Channel", service: "Storage")) }
+        guard !channels.isEmpty else {
+            return self.answer(exchange, .error(400, "Invalid Channel", service: "Storage"))
+        }
         let defaultCount = channels.count == 1 ? 100 : 25
         guard var query = OriginStore.historyQuery(target, countName: "max", defaultCount: defaultCount, limit: 100)
         else { return self.answer(exchange, .error(400, "Invalid Timetoken", service: "Storage")) }

@@ -42,7 +42,9 @@ import Testing
     @Test func refusesNestingPastTheLimitWithoutCrashing() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(!JSONParser.isValid(deep))
-        let fine = String(repeating: "[", count: JSONParser.maximumDepth) + String(repeating: "]", count: JSONParser.maximumDepth)
+        let fine =
+            String(repeating: "[", count: JSONParser.maximumDepth)
+            + String(repeating: "]", count: JSONParser.maximumDepth)
         #expect(JSONParser.isValid(fine))
     }
 }

@@ -30,7 +30,9 @@ import Testing
         let origin = OriginHarness()
         defer { origin.stop() }
         let reply = origin.get("/time/0")
-        #expect(reply.headers.contains { $0.name == "Content-Type" && $0.value == "text/javascript; charset=\"UTF-8\"" })
+        #expect(
+            reply.headers.contains { $0.name == "Content-Type" && $0.value == "text/javascript; charset=\"UTF-8\"" }
+        )
         #expect(reply.headers.contains { $0.name == "Cache-Control" && $0.value == "no-cache" })
         #expect(reply.headers.contains { $0.name == "Access-Control-Allow-Origin" && $0.value == "*" })
     }
@@ -62,10 +64,12 @@ import Testing
         #expect(origin.get("/v2/presence/sub-key/sub/channel/c?callback=0").text.hasPrefix("{"))
     }
 
-    @Test(arguments: ["/", "/nope", "/v2/nope/x", "/v1/nope", "/v3/nope", "/time/0/extra", "/publish/a/b/c",
+    @Test(arguments: [
+        "/", "/nope", "/v2/nope/x", "/v1/nope", "/v3/nope", "/time/0/extra", "/publish/a/b/c",
         "/subscribe/sub/c/0", "/v2/subscribe/sub/c", "/v2/presence/sub-key/sub/channel/c/nope",
         "/v2/presence/sub-kee/sub/channel/c", "/v2/history/sub-key/sub/chanel/c", "/v1/push/sub-key/s/device/t",
-        "/v1/channel-registration/sub-key/s/nope"])
+        "/v1/channel-registration/sub-key/s/nope",
+    ])
     func unknownPathsAre404WithAJSONBody(_ target: String) {
         let origin = OriginHarness()
         defer { origin.stop() }

@@ -54,13 +54,17 @@ import Testing
         let groups = try #require(origin.get("\(self.base)/channel-group").object["payload"] as? [String: Any])
         #expect(groups["groups"] as? [String] == ["g1", "g2"])
         #expect(groups["namespace"] as? String == "")
-        let inner = try #require(origin.get("\(self.base)/namespace/ns/channel-group").object["payload"] as? [String: Any])
+        let inner = try #require(
+            origin.get("\(self.base)/namespace/ns/channel-group").object["payload"] as? [String: Any]
+        )
         #expect(inner["groups"] as? [String] == ["inner"])
         #expect(inner["namespace"] as? String == "ns")
         let namespaces = try #require(origin.get("\(self.base)/namespace").object["payload"] as? [String: Any])
         #expect(namespaces["namespaces"] as? [String] == ["ns"])
         // A namespaced group is subscribed to as `ns:inner`.
-        let start = ((origin.get("/v2/subscribe/sub/,/0?tt=0&channel-group=ns:inner").object["t"] as? [String: Any])?["t"] as? String) ?? ""
+        let start =
+            ((origin.get("/v2/subscribe/sub/,/0?tt=0&channel-group=ns:inner").object["t"] as? [String: Any])?["t"]
+                as? String) ?? ""
         origin.publish("1", on: "z")
         let reply = origin.get("/v2/subscribe/sub/,/0?tt=\(start)&channel-group=ns:inner")
         #expect((reply.object["m"] as? [[String: Any]])?.first?["b"] as? String == "ns:inner")

@@ -34,7 +34,9 @@ import Testing
         let origin = OriginHarness()
         defer { origin.stop() }
         _ = self.fill(origin)
-        #expect(self.entries(origin.get("/v2/history/sub-key/sub/channel/c?count=3&reverse=true")) == ["m0", "m1", "m2"])
+        #expect(
+            self.entries(origin.get("/v2/history/sub-key/sub/channel/c?count=3&reverse=true")) == ["m0", "m1", "m2"]
+        )
     }
 
     @Test func startAloneIsExclusiveAndPagesOlder() {
@@ -63,10 +65,14 @@ import Testing
         // start < end: (start, end], oldest first picks.
         let forward = origin.get("/v2/history/sub-key/sub/channel/c?start=\(tokens[2])&end=\(tokens[5])")
         #expect(self.entries(forward) == ["m3", "m4", "m5"])
-        let forwardCapped = origin.get("/v2/history/sub-key/sub/channel/c?start=\(tokens[2])&end=\(tokens[9])&count=2&reverse=false")
+        let forwardCapped = origin.get(
+            "/v2/history/sub-key/sub/channel/c?start=\(tokens[2])&end=\(tokens[9])&count=2&reverse=false"
+        )
         #expect(self.entries(forwardCapped) == ["m3", "m4"])
         // start > end: [end, start), newest first picks; reverse is ignored.
-        let backward = origin.get("/v2/history/sub-key/sub/channel/c?start=\(tokens[9])&end=\(tokens[2])&count=2&reverse=true")
+        let backward = origin.get(
+            "/v2/history/sub-key/sub/channel/c?start=\(tokens[9])&end=\(tokens[2])&count=2&reverse=true"
+        )
         #expect(self.entries(backward) == ["m7", "m8"])
         #expect(self.entries(origin.get("/v2/history/sub-key/sub/channel/c?start=\(tokens[3])&end=\(tokens[3])")) == [])
     }
@@ -112,7 +118,9 @@ import Testing
         let origin = OriginHarness { $0.subscribeKeys = ["sub"] }
         defer { origin.stop() }
         #expect(origin.get("/v2/history/sub-key/sub/channel/").status == 400)
-        #expect(origin.get("/v2/history/sub-key/nope/channel/c").object["message"] as? String == "Invalid Subscribe Key")
+        #expect(
+            origin.get("/v2/history/sub-key/nope/channel/c").object["message"] as? String == "Invalid Subscribe Key"
+        )
     }
 
     // MARK: - v3
@@ -145,7 +153,9 @@ import Testing
         #expect(one["a"]?.count == 100)
         let two = try #require(origin.get("/v3/history/sub-key/sub/channel/a,b").object["channels"] as? [String: [Any]])
         #expect(two["a"]?.count == 25 && two["b"]?.count == 25)
-        let capped = try #require(origin.get("/v3/history/sub-key/sub/channel/a?max=1000").object["channels"] as? [String: [Any]])
+        let capped = try #require(
+            origin.get("/v3/history/sub-key/sub/channel/a?max=1000").object["channels"] as? [String: [Any]]
+        )
         #expect(capped["a"]?.count == 100)
     }
 
@@ -153,9 +163,15 @@ import Testing
         let origin = OriginHarness()
         defer { origin.stop() }
         let tokens = self.fill(origin, "a", count: 10)
-        let older = try #require(origin.get("/v3/history/sub-key/sub/channel/a?start=\(tokens[5])&max=2").object["channels"] as? [String: [[String: Any]]])
+        let older = try #require(
+            origin.get("/v3/history/sub-key/sub/channel/a?start=\(tokens[5])&max=2").object["channels"]
+                as? [String: [[String: Any]]]
+        )
         #expect(older["a"]?.map { $0["message"] as? String } == ["m3", "m4"])
-        let newer = try #require(origin.get("/v3/history/sub-key/sub/channel/a?end=\(tokens[8])").object["channels"] as? [String: [[String: Any]]])
+        let newer = try #require(
+            origin.get("/v3/history/sub-key/sub/channel/a?end=\(tokens[8])").object["channels"]
+                as? [String: [[String: Any]]]
+        )
         #expect(newer["a"]?.map { $0["message"] as? String } == ["m8", "m9"])
     }
 

@@ -116,7 +116,9 @@ import Testing
     @Test func setAndGetStateForOneChannel() {
         let origin = OriginHarness()
         defer { origin.stop() }
-        let set = origin.get("/v2/presence/sub-key/sub/channel/demo-ch/uuid/py-pub/data?state=%7B%22mood%22%3A%20%22ok%22%7D&uuid=py-pub")
+        let set = origin.get(
+            "/v2/presence/sub-key/sub/channel/demo-ch/uuid/py-pub/data?state=%7B%22mood%22%3A%20%22ok%22%7D&uuid=py-pub"
+        )
         #expect(set.status == 200)
         #expect(set.object["status"] as? Int == 200)
         #expect((set.object["payload"] as? [String: String]) == ["mood": "ok"])
@@ -132,9 +134,13 @@ import Testing
         origin.get("/v1/channel-registration/sub-key/sub/channel-group/grp?add=c")
         let state = OriginHarness.escape("{\"k\":\"v\"}")
         #expect(origin.get("/v2/presence/sub-key/sub/channel/a,b/uuid/u/data?state=\(state)").status == 200)
-        #expect(origin.get("/v2/presence/sub-key/sub/channel/./uuid/u/data?state=\(state)&channel-group=grp").status == 200)
+        #expect(
+            origin.get("/v2/presence/sub-key/sub/channel/./uuid/u/data?state=\(state)&channel-group=grp").status == 200
+        )
         let get = origin.get("/v2/presence/sub-key/sub/channel/a,b/uuid/u?channel-group=grp")
-        let channels = try #require((get.object["payload"] as? [String: Any])?["channels"] as? [String: [String: String]])
+        let channels = try #require(
+            (get.object["payload"] as? [String: Any])?["channels"] as? [String: [String: String]]
+        )
         #expect(channels == ["a": ["k": "v"], "b": ["k": "v"], "c": ["k": "v"]])
         #expect(get.object["uuid"] as? String == "u")
     }
@@ -143,8 +149,12 @@ import Testing
         let origin = OriginHarness()
         defer { origin.stop() }
         origin.get("/v2/presence/sub-key/sub/channel/a/uuid/u/data?state=\(OriginHarness.escape("{\"x\":1,\"y\":2}"))")
-        origin.get("/v2/presence/sub-key/sub/channel/a/uuid/u/data?state=\(OriginHarness.escape("{\"x\":null,\"y\":2}"))")
-        #expect((origin.get("/v2/presence/sub-key/sub/channel/a/uuid/u").object["payload"] as? [String: Int]) == ["y": 2])
+        origin.get(
+            "/v2/presence/sub-key/sub/channel/a/uuid/u/data?state=\(OriginHarness.escape("{\"x\":null,\"y\":2}"))"
+        )
+        #expect(
+            (origin.get("/v2/presence/sub-key/sub/channel/a/uuid/u").object["payload"] as? [String: Int]) == ["y": 2]
+        )
         origin.get("/v2/presence/sub-key/sub/channel/a/uuid/u/data?state=%7B%7D")
         #expect((origin.get("/v2/presence/sub-key/sub/channel/a/uuid/u").object["payload"] as? [String: Int]) == [:])
     }

@@ -64,7 +64,10 @@ import Testing
         origin.get("/v2/subscribe/sub/a,b/0?tt=0&uuid=alice")
         origin.get("/v2/subscribe/sub/a/0?tt=0&uuid=bob")
         let start = self.cursor(origin)
-        let reply = origin.get("/v2/presence/sub_key/sub/channel/a,a-pnpres,b/leave?uuid=alice&callback=lv_12345", callback: "lv_12345")
+        let reply = origin.get(
+            "/v2/presence/sub_key/sub/channel/a,a-pnpres,b/leave?uuid=alice&callback=lv_12345",
+            callback: "lv_12345"
+        )
         #expect(reply.status == 200)
         #expect(reply.object["action"] as? String == "leave")
         #expect(reply.object["status"] as? Int == 200)

@@ -7,7 +7,10 @@ import Testing
     @Test func getPublishAnswersSentWithAStringTimetoken() {
         let origin = OriginHarness()
         defer { origin.stop() }
-        let reply = origin.get("/publish/pub/sub/0/demo-ch/m_a1b2c/%7B%22text%22%3A%22hi%22%7D?uuid=u1", callback: "m_a1b2c")
+        let reply = origin.get(
+            "/publish/pub/sub/0/demo-ch/m_a1b2c/%7B%22text%22%3A%22hi%22%7D?uuid=u1",
+            callback: "m_a1b2c"
+        )
         #expect(reply.status == 200)
         #expect(reply.array.count == 3)
         #expect(reply.array[0] as? Int == 1)
@@ -18,7 +21,11 @@ import Testing
     @Test func postPublishTakesTheBody() {
         let origin = OriginHarness()
         defer { origin.stop() }
-        let reply = origin.get("/publish/pub/sub/0/demo-ch/0?uuid=py-pub", method: "POST", body: Array("\"via POST\"".utf8))
+        let reply = origin.get(
+            "/publish/pub/sub/0/demo-ch/0?uuid=py-pub",
+            method: "POST",
+            body: Array("\"via POST\"".utf8)
+        )
         #expect(reply.status == 200)
         let history = origin.get("/v2/history/sub-key/sub/channel/demo-ch")
         #expect(history.array.first as? [String] == ["via POST"])
@@ -31,7 +38,10 @@ import Testing
         let channel = "a b/ü,x"
         origin.publish("{\"slash\":\"/\",\"pct\":\"%2F\",\"n\":14818963579052943}", on: channel)
         let history = origin.get("/v2/history/sub-key/sub/channel/\(OriginHarness.escape(channel))")
-        #expect(history.text == "[[{\"slash\":\"/\",\"pct\":\"%2F\",\"n\":14818963579052943}],\(history.array[1]),\(history.array[2])]")
+        #expect(
+            history.text
+                == "[[{\"slash\":\"/\",\"pct\":\"%2F\",\"n\":14818963579052943}],\(history.array[1]),\(history.array[2])]"
+        )
     }
 
     @Test func anUnescapedSlashInTheMessageIsTolerated() {
@@ -57,7 +67,10 @@ import Testing
     @Test func invalidJSONInAPostBodyIs400() {
         let origin = OriginHarness()
         defer { origin.stop() }
-        #expect(origin.get("/publish/pub/sub/0/c/0", method: "POST", body: Array("{".utf8)).array[1] as? String == "Invalid JSON")
+        #expect(
+            origin.get("/publish/pub/sub/0/c/0", method: "POST", body: Array("{".utf8)).array[1] as? String
+                == "Invalid JSON"
+        )
         #expect(origin.get("/publish/pub/sub/0/c/0").array[1] as? String == "Invalid JSON")
     }
 
@@ -71,7 +84,9 @@ import Testing
         #expect(reply.status == 400)
         #expect(reply.array[1] as? String == "Message Too Large")
         let body = Array(("\"" + String(repeating: "b", count: 32_767) + "\"").utf8)
-        #expect(origin.get("/publish/pub/sub/0/c/0", method: "POST", body: body).array[1] as? String == "Message Too Large")
+        #expect(
+            origin.get("/publish/pub/sub/0/c/0", method: "POST", body: body).array[1] as? String == "Message Too Large"
+        )
     }
 
     @Test func storeZeroDeliversButKeepsOutOfHistory() {

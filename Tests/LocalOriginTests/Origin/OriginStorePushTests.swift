@@ -27,13 +27,22 @@ import Testing
         let origin = OriginHarness()
         defer { origin.stop() }
         let upper = self.token.uppercased()
-        let enable = origin.get("/v1/push/sub-key/sub/devices/\(upper)?add=a&callback=cpe_12345&uuid=U?auth=K", callback: "cpe_12345")
+        let enable = origin.get(
+            "/v1/push/sub-key/sub/devices/\(upper)?add=a&callback=cpe_12345&uuid=U?auth=K",
+            callback: "cpe_12345"
+        )
         #expect(enable.text.hasPrefix("cpe_12345("))
         #expect(enable.array.first as? Int == 1)
         // The token is compared case-insensitively and the type defaults to apns.
-        let list = origin.get("/v1/push/sub-key/sub/devices/\(self.token)?callback=pec_12345&uuid=U?auth=K&type=apns", callback: "pec_12345")
+        let list = origin.get(
+            "/v1/push/sub-key/sub/devices/\(self.token)?callback=pec_12345&uuid=U?auth=K&type=apns",
+            callback: "pec_12345"
+        )
         #expect(list.text == "pec_12345([\"a\"])")
-        let remove = origin.get("/v1/push/sub-key/sub/devices/\(upper)/remove?callback=pnr_12345&uuid=U?auth=K", callback: "pnr_12345")
+        let remove = origin.get(
+            "/v1/push/sub-key/sub/devices/\(upper)/remove?callback=pnr_12345&uuid=U?auth=K",
+            callback: "pnr_12345"
+        )
         #expect(remove.array.last as? String == "Removed Device")
     }
 
@@ -58,7 +67,10 @@ import Testing
         #expect(missing.status == 400)
         #expect(missing.object["error"] is String)
         #expect(origin.get("\(devices)?topic=t&environment=staging").status == 400)
-        #expect(origin.get("\(devices)/remove?environment=production&topic=com.example").array.last as? String == "Removed Device")
+        #expect(
+            origin.get("\(devices)/remove?environment=production&topic=com.example").array.last as? String
+                == "Removed Device"
+        )
     }
 
     @Test(arguments: [

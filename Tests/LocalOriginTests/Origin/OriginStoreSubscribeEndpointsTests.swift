@@ -14,7 +14,9 @@ import Testing
     @Test func v2HandshakeAnswersAtOnceWithAStringCursorAndNumericRegion() {
         let origin = OriginHarness()
         defer { origin.stop() }
-        let reply = origin.get("/v2/subscribe/sub/demo-ch,demo-ch-pnpres/0?tt=0&pnsdk=PubNub-Python%2F10.4.0&uuid=py-sub")
+        let reply = origin.get(
+            "/v2/subscribe/sub/demo-ch,demo-ch-pnpres/0?tt=0&pnsdk=PubNub-Python%2F10.4.0&uuid=py-sub"
+        )
         #expect(reply.status == 200)
         let time = reply.object["t"] as? [String: Any]
         #expect((time?["t"] as? String).flatMap(UInt64.init) != nil)

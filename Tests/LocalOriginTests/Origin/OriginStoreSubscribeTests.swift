@@ -134,8 +134,12 @@ import Testing
 
     @Test func resolvesDirectChannelsBeforeGroups() {
         let store = OriginStore(settings: OriginSettings())
-        store.groups["g"] = { var names = OrderedNames(); names.insert("a"); names.insert("b"); return names }()
+        store.groups["g"] = {
+            var names = OrderedNames(); names.insert("a"); names.insert("b"); return names
+        }()
         let matches = store.resolveMatches(channels: ["a", "x-pnpres"], groups: ["g", "g-pnpres", "unknown"])
-        #expect(matches == ["a": "a", "x-pnpres": "x-pnpres", "b": "g", "a-pnpres": "g-pnpres", "b-pnpres": "g-pnpres"])
+        #expect(
+            matches == ["a": "a", "x-pnpres": "x-pnpres", "b": "g", "a-pnpres": "g-pnpres", "b-pnpres": "g-pnpres"]
+        )
     }
 }

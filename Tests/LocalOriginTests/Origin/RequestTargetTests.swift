@@ -13,9 +13,21 @@ import Testing
     @Test(arguments: [
         Case(target: "/time/0", segments: ["time", "0"], parameters: [:]),
         Case(target: "/a%2Fb/c%2Cd?x=1", segments: ["a/b", "c,d"], parameters: ["x": "1"]),
-        Case(target: "/p?uuid=py%20user+1&auth=a+b", segments: ["p"], parameters: ["uuid": "py user+1", "auth": "a+b"]),
-        Case(target: "/push?add=a&uuid=U?auth=K", segments: ["push"], parameters: ["add": "a", "uuid": "U", "auth": "K"]),
-        Case(target: "/x?state=%7B%22a%22%3A1%7D&flag", segments: ["x"], parameters: ["state": "{\"a\":1}", "flag": ""]),
+        Case(
+            target: "/p?uuid=py%20user+1&auth=a+b",
+            segments: ["p"],
+            parameters: ["uuid": "py user+1", "auth": "a+b"]
+        ),
+        Case(
+            target: "/push?add=a&uuid=U?auth=K",
+            segments: ["push"],
+            parameters: ["add": "a", "uuid": "U", "auth": "K"]
+        ),
+        Case(
+            target: "/x?state=%7B%22a%22%3A1%7D&flag",
+            segments: ["x"],
+            parameters: ["state": "{\"a\":1}", "flag": ""]
+        ),
         Case(target: "/x?v=a%3Db%26c", segments: ["x"], parameters: ["v": "a=b&c"]),
         Case(target: "/%C3%BC%zz%4", segments: ["ü%zz%4"], parameters: [:]),
         Case(target: "http://127.0.0.1:8090/time/0?uuid=u", segments: ["time", "0"], parameters: ["uuid": "u"]),
