@@ -30,7 +30,7 @@ public struct RequestLogEntry: Sendable, Equatable {
     public var date: Date
     /// The HTTP method, e.g. `GET`.
     public var method: String
-    /// The raw request-target as received, still percent-encoded.
+    /// The raw request-target as received, still percent-encoded; past 2 KiB cut and ended with `…`.
     public var target: String
     /// The HTTP status sent; 0 when the connection closed before a parked long-poll was answered.
     public var status: Int

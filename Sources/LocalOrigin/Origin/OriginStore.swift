@@ -94,12 +94,19 @@ final class OriginStore {
         self.record(exchange, status: reply.status)
     }
 
+    /// Targets longer than this are cut in the log (a publish URL can be 32 KiB; the log keeps 1,000 entries).
+    static let loggedTargetLimit = 2_048
+
     /// Logs `exchange` with `status` (0: dropped without an answer).
     func record(_ exchange: Exchange, status: Int) {
+        var target = exchange.target
+        if target.utf8.count > OriginStore.loggedTargetLimit {
+            target = String(decoding: target.utf8.prefix(OriginStore.loggedTargetLimit), as: UTF8.self) + "…"
+        }
         let entry = RequestLogEntry(
             date: Date(timeIntervalSince1970: self.now),
             method: exchange.method,
-            target: exchange.target,
+            target: target,
             status: status
         )
         self.effects.logged.append(entry)

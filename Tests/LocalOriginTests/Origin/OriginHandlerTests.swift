@@ -121,6 +121,17 @@ import Testing
         #expect(origin.handler.requestLog.map(\.target) == (18..<23).map { "/time/\($0)" })
     }
 
+    @Test func longTargetsAreCutInTheLog() {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        let message = "%22" + String(repeating: "a", count: 10_000) + "%22"
+        origin.get("/publish/pub/sub/0/c/0/\(message)")
+        let target = origin.handler.requestLog.last?.target ?? ""
+        #expect(target.hasPrefix("/publish/pub/sub/0/c/0/%22aaa"))
+        #expect(target.hasSuffix("…"))
+        #expect(target.utf8.count < 2_100)
+    }
+
     @Test func observersSeeEveryAnsweredRequest() {
         let origin = OriginHarness()
         defer { origin.stop() }
