@@ -97,7 +97,10 @@ public final class PNMessage: CustomStringConvertible, @unchecked Sendable {
     private static func encodeFragment(_ value: Any) -> String? {
         let wrapped: [Any] = [value]
         guard JSONSerialization.isValidJSONObject(wrapped),
-            let data = try? JSONSerialization.data(withJSONObject: wrapped, options: [.sortedKeys, .withoutEscapingSlashes]),
+            let data = try? JSONSerialization.data(
+                withJSONObject: wrapped,
+                options: [.sortedKeys, .withoutEscapingSlashes]
+            ),
             let text = String(data: data, encoding: .utf8), text.hasPrefix("["), text.hasSuffix("]")
         else {
             return nil
