@@ -37,7 +37,8 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
         var deliveryQueue = QueueIdentity(DispatchQueue.main)
     }
 
-    /// A queue compared by identity, so `Settings` can synthesize its equality.
+    /// A queue compared by identity, so `Settings` can synthesize its equality. The main queue is recognised by
+    /// its label because on Linux each `DispatchQueue.main` access returns a new wrapper object.
     struct QueueIdentity: Equatable {
         let queue: DispatchQueue
 
@@ -45,8 +46,12 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
             self.queue = queue
         }
 
+        var isMain: Bool {
+            self.queue === DispatchQueue.main || self.queue.label == DispatchQueue.main.label
+        }
+
         static func == (lhs: Self, rhs: Self) -> Bool {
-            lhs.queue === rhs.queue
+            lhs.queue === rhs.queue || (lhs.isMain && rhs.isMain)
         }
     }
 
