@@ -22,24 +22,35 @@ enum Base64 {
 
     /// Standard base64 (`+`, `/`, `=` padding, no line breaks), as PubNub sends ciphertexts (CRYPTO.md §1.2).
     static func encode(_ bytes: [UInt8]) -> String {
-        Base64.encode(bytes, alphabet: Base64.standardAlphabet, padded: true)
+        Base64.encode(bytes, alphabet: Base64.standardAlphabet, padded: true, quoted: false)
+    }
+
+    /// Standard base64 inside double quotes: the JSON string a ciphertext travels as (CRYPTO.md §1.4). Base64 needs
+    /// no JSON escaping, and writing the quotes here saves copying the text twice.
+    static func encodeAsJSONString(_ bytes: [UInt8]) -> String {
+        Base64.encode(bytes, alphabet: Base64.standardAlphabet, padded: true, quoted: true)
     }
 
     /// The URL-safe alphabet (`-`, `_`), with `=` padding only when `padded`, as PubNub request signatures use
     /// (PROTOCOL.md §2.13.3).
     static func encodeURLSafe(_ bytes: [UInt8], padded: Bool) -> String {
-        Base64.encode(bytes, alphabet: Base64.urlAlphabet, padded: padded)
+        Base64.encode(bytes, alphabet: Base64.urlAlphabet, padded: padded, quoted: false)
     }
 
-    private static func encode(_ bytes: [UInt8], alphabet: [UInt8], padded: Bool) -> String {
+    private static func encode(_ bytes: [UInt8], alphabet: [UInt8], padded: Bool, quoted: Bool) -> String {
         let fullGroups = bytes.count / 3
         let remainder = bytes.count % 3
-        let length = 4 * fullGroups + (remainder == 0 ? 0 : (padded ? 4 : remainder + 1))
+        let quotes = quoted ? 2 : 0
+        let length = 4 * fullGroups + (remainder == 0 ? 0 : (padded ? 4 : remainder + 1)) + quotes
         return bytes.withUnsafeBufferPointer { input in
             alphabet.withUnsafeBufferPointer { symbols in
                 String(unsafeUninitializedCapacity: length) { output in
                     var i = 0
                     var o = 0
+                    if quoted {
+                        output[0] = UInt8(ascii: "\"")
+                        o = 1
+                    }
                     for _ in 0..<fullGroups {
                         let group = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
                         output[o] = symbols[Int(group >> 18)]
@@ -60,11 +71,15 @@ enum Base64 {
                             o += 1
                         }
                         if padded {
-                            while o % 4 != 0 {
+                            while (o - quotes / 2) % 4 != 0 {
                                 output[o] = Base64.padding
                                 o += 1
                             }
                         }
+                    }
+                    if quoted {
+                        output[o] = UInt8(ascii: "\"")
+                        o += 1
                     }
                     return o
                 }

@@ -72,7 +72,9 @@ struct MessageCryptor: Sendable {
     func encrypt(messageJSONText: String) -> Result<String, CryptoError> {
         switch self.mode {
         case .standard, .randomIV:
-            return .success("\"" + self.encryptPayload(Array(messageJSONText.utf8)) + "\"")
+            var text = messageJSONText
+            let ciphertext = text.withUTF8 { self.ciphertext(UnsafeRawBufferPointer($0)) }
+            return .success(Base64.encodeAsJSONString(ciphertext))
         case .compatibility33:
             return self.compatibility33WireJSON(messageJSONText: messageJSONText)
         }
@@ -81,17 +83,19 @@ struct MessageCryptor: Sendable {
     /// Encrypts `plaintext` as one payload of the configured mode and returns its base64: fixed IV, random IV
     /// prepended, or (3.3) one leaf under the MD5 key.
     func encryptPayload(_ plaintext: [UInt8]) -> String {
+        Base64.encode(plaintext.withUnsafeBytes { self.ciphertext($0) })
+    }
+
+    /// The payload bytes (before base64) of the configured mode.
+    private func ciphertext(_ plaintext: UnsafeRawBufferPointer) -> [UInt8] {
         switch self.mode {
         case .standard:
-            return self.encryptPayload(plaintext, cipher: self.legacyCipher, iv: MessageCryptor.fixedChainingValue)
+            return AESCBC.encrypt(plaintext, cipher: self.legacyCipher, iv: MessageCryptor.fixedChainingValue)
         case .compatibility33:
-            return self.encryptPayload(
-                plaintext,
-                cipher: self.compatibilityCipher,
-                iv: MessageCryptor.fixedChainingValue
-            )
+            return AESCBC.encrypt(plaintext, cipher: self.compatibilityCipher, iv: MessageCryptor.fixedChainingValue)
         case .randomIV:
-            return self.encryptRandomIVPayload(plaintext, iv: MessageCryptor.randomIV())
+            let iv = MessageCryptor.randomIV()
+            return AESCBC.encrypt(plaintext, cipher: self.legacyCipher, iv: AES.Block(loading: iv), prefix: iv)
         }
     }
 
@@ -122,10 +126,6 @@ struct MessageCryptor: Sendable {
             AESCBC.encrypt($0, cipher: self.acrhCipher, iv: AES.Block(loading: iv), prefix: header.encoded())
         }
         return Base64.encode(payload)
-    }
-
-    private func encryptPayload(_ plaintext: [UInt8], cipher: AES, iv: AES.Block) -> String {
-        Base64.encode(plaintext.withUnsafeBytes { AESCBC.encrypt($0, cipher: cipher, iv: iv) })
     }
 
     /// 16 bytes from the system's cryptographically secure generator (`getrandom` on Linux).
