@@ -60,8 +60,12 @@ import Testing
             var decrypted: MessageCryptor.DecryptedPayload?
             let decrypt = Self.secondsPerRun { decrypted = try? cryptor.decryptPayload(payload).get() }
             #expect(decrypted?.text == message)
+            var value: Any?
+            let decryptValue = Self.secondsPerRun { value = try? cryptor.decrypt(wireValue: payload).get() }
+            #expect(value as? String == String(message.dropFirst().dropLast()))
             Self.report("encrypt \(name) (JSON text → wire JSON)", bytes: message.utf8.count, seconds: encrypt)
             Self.report("decrypt \(name) (base64 → JSON text)", bytes: message.utf8.count, seconds: decrypt)
+            Self.report("decrypt \(name) (wire value → parsed value)", bytes: message.utf8.count, seconds: decryptValue)
         }
     }
 }
