@@ -120,8 +120,14 @@ struct AES: Sendable {
             self.w3 = UInt32(bigEndian: pointer.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
         }
 
+        /// Reads the 16 bytes of `bytes`.
         init(loading bytes: [UInt8]) {
-            self = bytes.withUnsafeBytes { Block($0.baseAddress!) }
+            precondition(bytes.count == AES.blockLength, "an AES block is 16 bytes")
+            func word(_ index: Int) -> UInt32 {
+                UInt32(bytes[index]) << 24 | UInt32(bytes[index + 1]) << 16 | UInt32(bytes[index + 2]) << 8
+                    | UInt32(bytes[index + 3])
+            }
+            self.init(word(0), word(4), word(8), word(12))
         }
 
         /// Writes the 16 bytes at `pointer` (any alignment).
@@ -133,10 +139,10 @@ struct AES: Sendable {
             pointer.storeBytes(of: self.w3.bigEndian, toByteOffset: 12, as: UInt32.self)
         }
 
+        /// The 16 bytes, big-endian words in order.
         var bytes: [UInt8] {
-            [UInt8](unsafeUninitializedCapacity: AES.blockLength) { buffer, count in
-                self.store(to: UnsafeMutableRawPointer(buffer.baseAddress!))
-                count = AES.blockLength
+            [self.w0, self.w1, self.w2, self.w3].flatMap { word in
+                [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) }
             }
         }
 

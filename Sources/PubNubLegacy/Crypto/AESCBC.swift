@@ -85,7 +85,8 @@ enum AESCBC {
         let fullBlocksLength = plaintext.count - plaintext.count % AES.blockLength
         let ciphertextLength = fullBlocksLength + AES.blockLength
         return [UInt8](unsafeUninitializedCapacity: prefix.count + ciphertextLength) { output, count in
-            let base = UnsafeMutableRawPointer(output.baseAddress!)
+            guard let start = output.baseAddress else { preconditionFailure("the capacity is at least one block") }
+            let base = UnsafeMutableRawPointer(start)
             prefix.withUnsafeBytes { header in
                 if let source = header.baseAddress {
                     base.copyMemory(from: source, byteCount: header.count)
@@ -99,13 +100,14 @@ enum AESCBC {
             // The last block: the remaining 0…15 bytes, then padding bytes that each hold the padding length.
             let remainder = plaintext.count - fullBlocksLength
             let padding = UInt8(AES.blockLength - remainder)
-            withUnsafeTemporaryAllocation(byteCount: AES.blockLength, alignment: 4) { last in
-                last.initializeMemory(as: UInt8.self, repeating: padding)
+            withUnsafeTemporaryAllocation(byteCount: AES.blockLength, alignment: 4) { buffer in
+                guard let last = buffer.baseAddress else { preconditionFailure("a 16-byte allocation has an address") }
+                buffer.initializeMemory(as: UInt8.self, repeating: padding)
                 if remainder > 0, let source = plaintext.baseAddress {
-                    last.baseAddress!.copyMemory(from: source + fullBlocksLength, byteCount: remainder)
+                    last.copyMemory(from: source + fullBlocksLength, byteCount: remainder)
                 }
                 _ = AESCBC.encryptBlocks(
-                    UnsafeRawPointer(last.baseAddress!),
+                    UnsafeRawPointer(last),
                     byteCount: AES.blockLength,
                     into: target + fullBlocksLength,
                     cipher: cipher,
@@ -133,7 +135,8 @@ enum AESCBC {
         }
         var valid = false
         let plaintext = [UInt8](unsafeUninitializedCapacity: length) { output, count in
-            AESCBC.decryptBlocks(source, byteCount: length, into: output.baseAddress!, cipher: cipher, iv: iv)
+            guard let target = output.baseAddress else { preconditionFailure("the capacity is at least one block") }
+            AESCBC.decryptBlocks(source, byteCount: length, into: target, cipher: cipher, iv: iv)
             let padding = output[length - 1]
             var good = ~ConstantTime.mask(equal: padding, 0) & ConstantTime.mask(lessThanOrEqual: padding, 16)
             for index in 0..<AES.blockLength {

@@ -23,6 +23,8 @@ enum JSONSyntax {
         return scanner.index == buffer.count
     }
 
+    // MARK: - Scanner
+
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
@@ -84,6 +86,8 @@ enum JSONSyntax {
                 guard self.consume(UInt8(ascii: ",")) else { return false }
             }
         }
+
+        // MARK: Strings, numbers, literals
 
         private mutating func string() -> Bool {
             self.index += 1

@@ -89,7 +89,10 @@ struct SHA256 {
             offset = take
             if self.pending.count == SHA256.blockLength {
                 let block = self.pending
-                block.withUnsafeBufferPointer { self.compress($0.baseAddress!) }
+                block.withUnsafeBufferPointer { buffer in
+                    guard let start = buffer.baseAddress else { preconditionFailure("a full block is not empty") }
+                    self.compress(start)
+                }
                 self.pending.removeAll(keepingCapacity: true)
             }
         }

@@ -39,6 +39,8 @@ private let sp80038aCases: [CBCKnownAnswer] = [
         "6bc1bee22e409f96e93d7e117393172a" + "ae2d8a571e03ac9c9eb76fac45af8e51" + "30c81c46a35ce411e5fbc1191a0a52ef"
         + "f69f2445df4f9b17ad2b417be66c3710"
 
+    // MARK: - SP 800-38A known answers
+
     @Test(arguments: sp80038aCases)
     func sp80038aEncrypt(vector: CBCKnownAnswer) throws {
         let ciphertext = try AESCBC.encryptWithoutPadding(
@@ -58,6 +60,8 @@ private let sp80038aCases: [CBCKnownAnswer] = [
         )
         #expect(hex(plaintext) == AESCBCTests.plaintext)
     }
+
+    // MARK: - PKCS#7 padding
 
     /// The padded encryption equals the raw encryption of the plaintext with PKCS#7 padding appended by hand
     /// (RFC 5652 §6.3: 1…16 bytes, each equal to the padding length), and decryption strips it again.
@@ -105,6 +109,8 @@ private let sp80038aCases: [CBCKnownAnswer] = [
         let whole = try AESCBC.encryptWithoutPadding([UInt8](repeating: 0x10, count: 16), key: key, iv: iv)
         #expect(try AESCBC.decrypt(whole, key: key, iv: iv) == [])
     }
+
+    // MARK: - Argument errors
 
     @Test(arguments: [0, 1, 15, 17, 31, 33])
     func ciphertextMustBeWholeNonEmptyBlocks(length: Int) {

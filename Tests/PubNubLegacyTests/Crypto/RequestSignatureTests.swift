@@ -5,6 +5,8 @@ import Testing
 /// Request signing (PROTOCOL.md §2.13.3, CRYPTO.md §5) against spec/vectors/crypto.json → `request_signatures` and
 /// the signature entries of `published_known_answers`.
 @Suite struct RequestSignatureTests {
+    // MARK: - Vectors
+
     /// Every `request_signatures` entry, by scheme: the string to sign is rebuilt from the parts and signed.
     @Test(arguments: try CryptoVectors.load().requestSignatures)
     func requestSignatures(vector: RequestSignatureVector) throws {
@@ -133,6 +135,8 @@ import Testing
             Issue.record("unhandled mode \(answer.mode)")
         }
     }
+
+    // MARK: - Encoding and ordering
 
     /// PAM encoding keeps only `A–Z a–z 0–9 - _ .` (PROTOCOL.md §2.13.3); the 3.4 escaping also keeps `~` and `'`
     /// (PROTOCOL.md §1.5).
