@@ -12,6 +12,10 @@ import Foundation
 ///   PubNub's exact body) and then the connection closes; other connections are not affected.
 /// - A client that closes its connection abandons its unanswered requests: their sinks report `isClosed` and run
 ///   their `onClose` handlers on the loop thread.
+/// - `respondRaw` and `close()` on a sink take their turn in request order like answers: whatever is due to earlier
+///   requests on the connection is written first.
+/// - Not supported: chunked request bodies, `Expect: 100-continue` (no interim 100 is sent; the body is read when
+///   the client sends it), idle timeouts (a long-poll may be parked for minutes; the client decides when to hang up).
 /// - Writes never raise SIGPIPE.
 public final class HTTPServer: @unchecked Sendable {
     // @unchecked: the mutable lifecycle state lives in `state` (an `HTTPLocked`); `lifecycle` serialises start and
@@ -133,7 +137,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// done; the port can then be bound again. Idempotent, and safe to call concurrently.
     ///
     /// When called on one of the server's own threads (from a handler or an `onClose` handler) it cannot wait for
-    /// that thread: it waits for the others and returns, and the calling thread ends right after its callback.
+    /// that thread, so it starts the stop and returns at once; a `stop()` from any other thread, then or later,
+    /// returns only when everything has ended.
     public func stop() {
         enum Action {
             case nothing
@@ -164,10 +169,19 @@ public final class HTTPServer: @unchecked Sendable {
         case .perform(let done, let loops, let acceptor):
             acceptor.requestStop()
             for loop in loops { loop.enqueue(.stop) }
-            if !acceptor.isCurrentThread { acceptor.finished.wait() }
-            for loop in loops where !loop.isCurrentThread { loop.finished.wait() }
-            self.state.withLock { $0.phase = .stopped }
-            done.open()
+            let finish: @Sendable () -> Void = { [state = self.state] in
+                acceptor.finished.wait()
+                for loop in loops { loop.finished.wait() }
+                state.withLock { $0.phase = .stopped }
+                done.open()
+            }
+            if acceptor.isCurrentThread || loops.contains(where: { $0.isCurrentThread }) {
+                // This thread ends only after its callback returns, so another thread waits for the end on its
+                // behalf; concurrent `stop()` callers wait for that.
+                Self.startThread(named: "LocalOrigin.HTTP.stop", finish)
+            } else {
+                finish()
+            }
         }
     }
 

@@ -152,6 +152,26 @@ struct MalformedRequest: Sendable, CustomTestStringConvertible {
         }
     }
 
+    @Test func fullPipelinePausesReadingUntilAnAnswerIsWritten() throws {
+        var limits = HTTPServerLimits()
+        limits.maxPipelinedRequests = 2
+        try withHTTPServer(limits: limits) { server, handler in
+            let client = try HTTPTestClient(port: server.port)
+            var burst = "GET /park/head HTTP/1.1\r\n\r\n"
+            for number in 0..<6 { burst += "GET /echo/\(number) HTTP/1.1\r\n\r\n" }
+            try client.send(burst)
+            #expect(waitUntil { handler.parkedCount == 1 && handler.handled >= 2 })
+            // The parked request and one answered-but-unsent echo fill the pipeline: nothing more is parsed.
+            #expect(handler.handled == 2)
+            try handler.answer("head", "H")
+            #expect(try client.readResponse().bodyText == "H")
+            for number in 0..<6 {
+                #expect(try client.readResponse().json()["target"] as? String == "/echo/\(number)")
+            }
+            #expect(handler.handled == 7)
+        }
+    }
+
     // MARK: - Closing on request
 
     @Test func connectionCloseIsHonoured() throws {

@@ -99,6 +99,22 @@ import Darwin
         }
     }
 
+    @Test func stopCalledFromTheHandlerDoesNotDeadlock() throws {
+        let box = HTTPLocked<HTTPServer?>(nil)
+        let handler = StopFromHandler(server: box)
+        let server = HTTPServer(handler: handler)
+        box.withLock { $0 = server }
+        try server.start()
+        let bystander = try HTTPTestClient(port: server.port)
+        let client = try HTTPTestClient(port: server.port)
+        try client.send("GET /stop HTTP/1.1\r\n\r\n")
+        try client.expectEndOfStream()
+        try bystander.expectEndOfStream()
+        server.stop()  // from the test thread: waits for every thread, including the one that called stop
+        #expect(server.connectionCount == 0)
+        box.withLock { $0 = nil }
+    }
+
     @Test func stopWithoutStartAndDeinitAreHarmless() {
         HTTPServer(handler: HTTPTestHandler()).stop()
         var server: HTTPServer? = HTTPServer(handler: HTTPTestHandler())
@@ -190,5 +206,14 @@ import Darwin
                 #expect(try client.readResponse().bodyText == "answer-\(number)")
             }
         }
+    }
+}
+
+/// Stops the server from inside `handle`, on a loop thread.
+private struct StopFromHandler: HTTPHandler {
+    let server: HTTPLocked<HTTPServer?>
+
+    func handle(_ request: HTTPRequest, sink: any HTTPResponseSink) {
+        self.server.withLock { $0 }?.stop()
     }
 }
