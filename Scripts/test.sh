@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The project's test command (README "Test"). Runs on a fresh machine: builds with warnings as errors, checks the
+# format, runs the Swift suites (plain and under ThreadSanitizer), then the interop suite that drives the pinned
+# official PubNub Python SDK against LocalOrigin. Set SKIP_TSAN=1 to skip the sanitizer run while iterating.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "build (warnings are errors)"
+swift build -Xswiftc -warnings-as-errors
+
+step "format lint"
+swift format lint --strict -r Package.swift Sources Tests
+
+step "swift test"
+swift test -Xswiftc -warnings-as-errors
+
+if [ "${SKIP_TSAN:-0}" != "1" ]; then
+    step "swift test under ThreadSanitizer"
+    swift test --sanitize=thread --scratch-path .build-tsan -Xswiftc -warnings-as-errors
+fi
+
+step "interop: official PubNub Python SDK against LocalOrigin"
+venv=.venv-interop
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check -r Tests/Interop/requirements.txt
+LEGACY_DEMO_BIN="$(swift build --show-bin-path)/LegacyDemo" \
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider Tests/Interop

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A command-line mistake: the demo prints `message`, the usage text, and exits with status 2.
+struct UsageError: Error {
+    let message: String
+}
+
+/// The flags of one mode, read from `--name value` pairs and bare `--switch`es.
+///
+/// Every mode declares which flags it knows; anything else is a `UsageError`, so a typo never runs a soak with
+/// defaults the user did not ask for.
+struct Options {
+    private var values: [String: String] = [:]
+    private var switches: Set<String> = []
+
+    init(_ arguments: ArraySlice<String>, valueFlags: Set<String>, switchFlags: Set<String>) throws {
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            if switchFlags.contains(flag) {
+                self.switches.insert(flag)
+            } else if valueFlags.contains(flag) {
+                guard let value = rest.popFirst(), !value.hasPrefix("--") else {
+                    throw UsageError(message: "\(flag) needs a value")
+                }
+                self.values[flag] = value
+            } else {
+                throw UsageError(message: "unknown flag \(flag)")
+            }
+        }
+    }
+
+    func has(_ flag: String) -> Bool { self.switches.contains(flag) }
+
+    func string(_ flag: String) -> String? { self.values[flag] }
+
+    func port(_ flag: String, default fallback: UInt16) throws -> UInt16 {
+        guard let text = self.values[flag] else { return fallback }
+        guard let port = UInt16(text) else { throw UsageError(message: "\(flag) must be a port number 0…65535") }
+        return port
+    }
+
+    func seconds(_ flag: String, default fallback: Double) throws -> Double {
+        guard let text = self.values[flag] else { return fallback }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+            throw UsageError(message: "\(flag) must be a number of seconds ≥ 0")
+        }
+        return seconds
+    }
+}
