@@ -14,6 +14,7 @@ final class OriginHandler: HTTPHandler, @unchecked Sendable {
     private let store: OriginStore
     private let now: @Sendable () -> Double
     private let timerQueue = DispatchQueue(label: "LocalOrigin.OriginHandler.timers")
+    private static let timerQueueKey = DispatchSpecificKey<Void>()
     private let pollTimer: DispatchSourceTimer
     private let sweepTimer: DispatchSourceTimer?
     private var observers: [@Sendable (RequestLogEntry) -> Void] = []
@@ -26,8 +27,10 @@ final class OriginHandler: HTTPHandler, @unchecked Sendable {
         settings: OriginSettings = OriginSettings(),
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
+        let settings = settings.sanitized
         self.store = OriginStore(settings: settings)
         self.now = now
+        self.timerQueue.setSpecific(key: OriginHandler.timerQueueKey, value: ())
         self.pollTimer = DispatchSource.makeTimerSource(queue: self.timerQueue)
         if settings.presenceSweepInterval > 0 {
             self.sweepTimer = DispatchSource.makeTimerSource(queue: self.timerQueue)
@@ -106,7 +109,8 @@ final class OriginHandler: HTTPHandler, @unchecked Sendable {
     }
 
     /// Stops the timers and closes every parked poll's connection; later requests get 503. Idempotent; returns when
-    /// no timer handler is running. Must not be called on the handler's timer queue.
+    /// no timer handler is running, except when called from one (an observer of an expired poll), which it then
+    /// cannot wait for.
     func stop() {
         let sinks: [any HTTPResponseSink] = self.lock.withLock {
             self.stopped = true
@@ -117,7 +121,7 @@ final class OriginHandler: HTTPHandler, @unchecked Sendable {
         }
         self.pollTimer.cancel()
         self.sweepTimer?.cancel()
-        self.timerQueue.sync {}
+        if DispatchQueue.getSpecific(key: OriginHandler.timerQueueKey) == nil { self.timerQueue.sync {} }
         for sink in sinks { sink.close() }
     }
 

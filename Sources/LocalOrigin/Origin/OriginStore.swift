@@ -26,6 +26,29 @@ struct OriginSettings: Sendable {
     var subscribeKeys: Set<String>? = nil
     /// Request log entries kept.
     var requestLogLimit = 1_000
+
+    /// These settings with out-of-range values replaced, so no value a user configures can make the origin trap:
+    /// timeouts not finite or negative fall back to the defaults, intervals are capped at a day, counts at their
+    /// minimums.
+    var sanitized: OriginSettings {
+        var settings = self
+        let day: Double = 86_400
+        if !settings.longPollTimeout.isFinite || settings.longPollTimeout < 0 { settings.longPollTimeout = 280 }
+        settings.longPollTimeout = min(settings.longPollTimeout, day)
+        if !settings.defaultPresenceTimeout.isFinite || settings.defaultPresenceTimeout <= 0 {
+            settings.defaultPresenceTimeout = 300
+        }
+        if !settings.presenceSweepInterval.isFinite { settings.presenceSweepInterval = 0 }
+        if settings.presenceSweepInterval > 0 {
+            settings.presenceSweepInterval = min(max(settings.presenceSweepInterval, 0.001), day)
+        }
+        settings.historyLimitPerChannel = max(100, settings.historyLimitPerChannel)
+        settings.maxChannels = max(1, settings.maxChannels)
+        settings.maxChannelGroups = max(0, settings.maxChannelGroups)
+        settings.maxChannelsPerGroup = max(0, settings.maxChannelsPerGroup)
+        settings.requestLogLimit = max(0, settings.requestLogLimit)
+        return settings
+    }
 }
 
 /// What one request is, for answering and logging.
@@ -73,11 +96,7 @@ final class OriginStore {
     var effects = OriginEffects()
 
     init(settings: OriginSettings) {
-        var settings = settings
-        settings.historyLimitPerChannel = max(100, settings.historyLimitPerChannel)
-        settings.maxChannels = max(1, settings.maxChannels)
-        settings.requestLogLimit = max(0, settings.requestLogLimit)
-        self.settings = settings
+        self.settings = settings.sanitized
     }
 
     /// Returns the queued effects and clears them.
