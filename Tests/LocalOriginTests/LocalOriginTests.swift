@@ -167,9 +167,11 @@ import Testing
         let cursor = try self.handshake(control, "drop")
         do {
             let leaving = try HTTPTestClient(port: origin.port)
-            try leaving.send("GET /v2/subscribe/sub/drop/0?tt=\(cursor) HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(waitUntil { origin.counters.parkedPolls == 1 })
-        }  // the client closes its socket here
+            try withExtendedLifetime(leaving) {
+                try leaving.send("GET /v2/subscribe/sub/drop/0?tt=\(cursor) HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(waitUntil { origin.counters.parkedPolls == 1 })
+            }
+        }  // the last reference goes: the client closes its socket
         #expect(waitUntil { origin.counters.parkedPolls == 0 })
         #expect(waitUntil { origin.requestLog.contains { $0.status == 0 } })
         _ = try self.get(control, "/publish/pub/sub/0/drop/0/1")
