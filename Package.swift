@@ -8,11 +8,14 @@ let package = Package(
     name: "PubNubLegacy",
     products: [
         .library(name: "PubNubLegacy", targets: ["PubNubLegacy"]),
+        .library(name: "PNObservation", targets: ["PNObservation"]),
         .library(name: "LocalOrigin", targets: ["LocalOrigin"]),
     ],
     targets: [
         .target(name: "PubNubLegacy"),
         .testTarget(name: "PubNubLegacyTests", dependencies: ["PubNubLegacy"]),
+        .target(name: "PNObservation", dependencies: ["PubNubLegacy"]),
+        .testTarget(name: "PNObservationTests", dependencies: ["PNObservation", "PubNubLegacy"]),
         .target(name: "LocalOrigin"),
         .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
     ],
