@@ -214,7 +214,11 @@ struct BucketCase: Sendable, CustomTestStringConvertible {
             },
             remove: { $0.removeChannelParticipantsListProcessingObserver($1) },
             deliver: {
-                $0.deliverParticipantsList(participants: ["u1", "u2"], channel: PNChannel.channelWithName("b"), error: nil)
+                $0.deliverParticipantsList(
+                    participants: ["u1", "u2"],
+                    channel: PNChannel.channelWithName("b"),
+                    error: nil
+                )
             },
             cannedArguments: "[u1,u2] b nil",
             registrationCount: { $0.participantsListObservers.count }
