@@ -200,3 +200,94 @@ import Testing
         self.addBlockCapturingProbe(to: table, observer: TestObserver("short-lived"), onRelease: onRelease)
     }
 }
+
+// MARK: - Concurrency
+
+@Suite struct ObserverTableConcurrencyTests {
+    typealias Table = ObserverTable<() -> Void>
+
+    /// Eight workers add, duplicate, remove and abandon observers, and register blocks that remove themselves,
+    /// while one delivery queue runs rounds back to back. Run under `swift test --sanitize=thread` as well.
+    @Test(.timeLimit(.minutes(2)))
+    func changesFromManyThreadsDuringDeliveryKeepTheTableConsistent() throws {
+        let table = Table()
+        let sentinel = TestObserver("sentinel")
+        let sentinelCalls = Locked(0)
+        table.add(sentinel) { sentinelCalls.withLock { $0 += 1 } }
+
+        let workersDone = Locked(false)
+        let rounds = Locked(0)
+        let deliveryDone = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "ObserverTableConcurrencyTests.delivery").async {
+            while !workersDone.current || rounds.current < 100 {
+                table.forEachBlock { $0() }
+                rounds.withLock { $0 += 1 }
+            }
+            deliveryDone.signal()
+        }
+
+        let workers = DispatchGroup()
+        let overlapped = Locked(0)
+        for worker in 0..<8 {
+            DispatchQueue.global().async(group: workers) {
+                if Self.churn(table, worker: worker) {
+                    overlapped.withLock { $0 += 1 }
+                }
+            }
+        }
+        let workersFinished = workers.wait(timeout: .now() + 90) == .success
+        workersDone.withLock { $0 = true }
+        try #require(workersFinished)
+        try #require(deliveryDone.wait(timeout: .now() + 30) == .success)
+
+        #expect(overlapped.current == 8)
+        #expect(sentinelCalls.current == rounds.current)
+        #expect(table.count == 1)
+        withExtendedLifetime(sentinel) {}
+    }
+
+    /// One worker's churn. Returns whether its anchor observer was called while it worked, which shows that the
+    /// changes really overlapped with delivery rounds.
+    private static func churn(_ table: Table, worker: Int) -> Bool {
+        let anchor = TestObserver("anchor \(worker)")
+        let heard = DispatchSemaphore(value: 0)
+        let flag = OnceFlag()
+        table.add(anchor) {
+            if flag.raise() {
+                heard.signal()
+            }
+        }
+        let calls = Locked(0)
+        for iteration in 0..<1_000 {
+            let observer = TestObserver("worker \(worker) #\(iteration)")
+            let count = { calls.withLock { $0 += 1 } }
+            switch iteration % 5 {
+            case 0:
+                table.add(observer, block: count)
+                table.remove(observer)
+            case 1:
+                table.add(observer, block: count)
+                table.add(observer, block: count)
+                table.remove(observer)
+                table.remove(observer)
+            case 2:
+                table.add(observer, block: count)  // abandoned: goes away at the end of this iteration
+            case 3:
+                table.add(observer) { [weak table, weak observer] in
+                    count()
+                    if let table, let observer {
+                        table.remove(observer)
+                    }
+                }
+            default:
+                // Adds, from inside a delivery round, a registration whose observer is already gone.
+                table.add(observer) { [weak table] in
+                    table?.add(TestObserver("transient"), block: count)
+                }
+            }
+        }
+        let overlapped = heard.wait(timeout: .now() + 30) == .success
+        table.remove(anchor)
+        return overlapped
+    }
+}

@@ -135,3 +135,108 @@ import Testing
         #expect(center !== PNObservationCenter())
     }
 }
+
+// MARK: - Concurrency
+
+@Suite struct PNObservationCenterConcurrencyTests {
+    /// Three centers, each delivering every bucket's event on its own queue, while twelve workers register,
+    /// duplicate, remove and abandon observers in all 15 buckets, some from inside a block. Every center's
+    /// never-removed sentinels must see every round exactly once. Run under `swift test --sanitize=thread` too.
+    @Test(.timeLimit(.minutes(2)))
+    func centersStayConsistentWhileManyThreadsChangeObserversDuringDelivery() throws {
+        let centers = (0..<3).map { _ in PNObservationCenter() }
+        let sentinel = TestObserver("sentinel")
+        let sentinelLogs = centers.map { center in
+            BucketCase.all.map { bucket in
+                let log = CallLog(keepingCalls: false)
+                bucket.add(center, sentinel, "sentinel", log)
+                return log
+            }
+        }
+
+        let workersDone = Locked(false)
+        let deliveries = DispatchGroup()
+        let rounds = centers.enumerated().map { index, center in
+            let rounds = Locked(0)
+            DispatchQueue(label: "PNObservationCenterConcurrencyTests.delivery.\(index)").async(group: deliveries) {
+                while !workersDone.current || rounds.current < 50 {
+                    for bucket in BucketCase.all {
+                        bucket.deliver(center)
+                    }
+                    rounds.withLock { $0 += 1 }
+                }
+            }
+            return rounds
+        }
+
+        let workers = DispatchGroup()
+        let overlapped = Locked(0)
+        for worker in 0..<12 {
+            DispatchQueue.global().async(group: workers) {
+                if Self.churn(centers[worker % centers.count], worker: worker) {
+                    overlapped.withLock { $0 += 1 }
+                }
+            }
+        }
+        let workersFinished = workers.wait(timeout: .now() + 90) == .success
+        workersDone.withLock { $0 = true }
+        try #require(workersFinished)
+        try #require(deliveries.wait(timeout: .now() + 30) == .success)
+
+        #expect(overlapped.current == 12)
+        for (centerIndex, center) in centers.enumerated() {
+            for (bucketIndex, bucket) in BucketCase.all.enumerated() {
+                #expect(sentinelLogs[centerIndex][bucketIndex].count == rounds[centerIndex].current, "\(bucket)")
+                #expect(bucket.registrationCount(center) == 1, "\(bucket)")
+            }
+        }
+        withExtendedLifetime(sentinel) {}
+    }
+
+    /// One worker's churn. Returns whether its anchor observer was called while it worked, which shows that the
+    /// changes really overlapped with delivery rounds.
+    private static func churn(_ center: PNObservationCenter, worker: Int) -> Bool {
+        let anchor = TestObserver("anchor \(worker)")
+        let heard = DispatchSemaphore(value: 0)
+        let flag = OnceFlag()
+        center.addTimeTokenReceivingObserver(anchor) { _, _ in
+            if flag.raise() {
+                heard.signal()
+            }
+        }
+        let log = CallLog(keepingCalls: false)
+        var kept: [TestObserver] = []
+        for iteration in 0..<600 {
+            let bucket = BucketCase.all[(worker + iteration) % BucketCase.all.count]
+            let observer = TestObserver("worker \(worker) #\(iteration)")
+            switch iteration % 4 {
+            case 0:
+                bucket.add(center, observer, "w", log)
+                bucket.remove(center, observer)
+            case 1:
+                bucket.add(center, observer, "w", log)
+                bucket.add(center, observer, "w", log)
+                bucket.remove(center, observer)
+                bucket.remove(center, observer)
+            case 2:
+                bucket.add(center, observer, "w", log)  // abandoned: goes away at the end of this iteration
+            default:
+                // Stays until a received message removes it from its bucket, from inside the delivery round, or
+                // until it drops out of the last few kept alive.
+                kept = kept.suffix(7) + [observer]
+                bucket.add(center, observer, "w", log)
+                center.addMessageReceiveObserver(observer) { [weak observer] _ in
+                    guard let observer else {
+                        return
+                    }
+                    bucket.remove(center, observer)
+                    center.removeMessageReceiveObserver(observer)
+                }
+            }
+        }
+        let overlapped = heard.wait(timeout: .now() + 30) == .success
+        center.removeTimeTokenReceivingObserver(anchor)
+        kept.removeAll()
+        return overlapped
+    }
+}

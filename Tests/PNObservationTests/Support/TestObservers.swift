@@ -13,17 +13,40 @@ final class TestObserver: CustomStringConvertible, Sendable {
     var description: String { self.name }
 }
 
-/// The calls the blocks under test made, in order; safe to append to from any thread.
+/// The calls the blocks under test made, in order; safe to append to from any thread. A log made with
+/// `keepingCalls: false` only counts, for stress tests that make many calls.
 final class CallLog: Sendable {
-    private let entries = Locked<[String]>([])
+    private let entries = Locked<(calls: [String], count: Int)>(([], 0))
+    private let keepingCalls: Bool
 
-    func append(_ entry: String) {
-        self.entries.withLock { $0.append(entry) }
+    init(keepingCalls: Bool = true) {
+        self.keepingCalls = keepingCalls
     }
 
-    var calls: [String] { self.entries.current }
+    func append(_ entry: String) {
+        self.entries.withLock { entries in
+            entries.count += 1
+            if self.keepingCalls {
+                entries.calls.append(entry)
+            }
+        }
+    }
+
+    var calls: [String] { self.entries.withLock { $0.calls } }
 
     var count: Int { self.entries.withLock { $0.count } }
+}
+
+/// A flag that is raised once; `raise()` tells whether this call raised it.
+final class OnceFlag: Sendable {
+    private let raised = Locked(false)
+
+    func raise() -> Bool {
+        self.raised.withLock { raised in
+            defer { raised = true }
+            return !raised
+        }
+    }
 }
 
 /// A weak reference for checking that an object went away.
