@@ -76,7 +76,7 @@ final class ObserverTable<Block>: Sendable {
     ///
     /// Called on the delivery queue; `invoke` runs without the lock held.
     func forEachBlock(_ invoke: (Block) -> Void) {
-        let snapshot = self.entries.withLock { $0 }
+        let snapshot = self.snapshot()
         var sawDeadEntry = false
         for entry in snapshot {
             guard let observer = entry.observer else {
@@ -101,12 +101,21 @@ final class ObserverTable<Block>: Sendable {
         return self.entries.withLock { $0.count }
     }
 
+    /// A copy of the entry list in a buffer of its own.
+    ///
+    /// Not a copy-on-write share of the locked array: once the copy was released, the next `add` or `remove`
+    /// would change that buffer in place, ordered after the copy's reads only by the reference count, which
+    /// ThreadSanitizer cannot see (it reports such pairs in optimised builds).
+    private func snapshot() -> [Entry] {
+        self.entries.withLock { list in list.map { $0 } }
+    }
+
     /// Drops the entries whose observer has gone away and releases their blocks, outside the lock.
     private func pruneDeadEntries() {
         // Weak loads happen on the copy, outside the lock, so a final release there runs no `deinit` inside it.
         // `dead` keeps the entries alive until the lock is dropped, so their identifiers cannot be reused by a
         // newly added entry in between.
-        let dead = self.entries.withLock { $0 }.filter { $0.observer == nil }
+        let dead = self.snapshot().filter { $0.observer == nil }
         guard !dead.isEmpty else {
             return
         }
