@@ -20,6 +20,7 @@ let package = Package(
         .target(name: "LocalOrigin"),
         .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
         .executableTarget(name: "LegacyDemo", dependencies: ["LocalOrigin"]),
+        .testTarget(name: "SnippetTests", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
     ],
     swiftLanguageModes: [.v6]
 )
