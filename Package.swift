@@ -7,9 +7,12 @@ import PackageDescription
 let package = Package(
     name: "PubNubLegacy",
     products: [
-        .library(name: "LocalOrigin", targets: ["LocalOrigin"])
+        .library(name: "PubNubLegacy", targets: ["PubNubLegacy"]),
+        .library(name: "LocalOrigin", targets: ["LocalOrigin"]),
     ],
     targets: [
+        .target(name: "PubNubLegacy"),
+        .testTarget(name: "PubNubLegacyTests", dependencies: ["PubNubLegacy", "LocalOrigin"]),
         .target(name: "LocalOrigin"),
         .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
     ],
