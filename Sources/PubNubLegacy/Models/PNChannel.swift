@@ -1,0 +1,216 @@
+import Foundation
+
+/// The process-wide channel cache shared by `PNChannel` and `PNChannelPresence`, keyed by exact name.
+private let channelsCache = Locked<[String: PNChannel]>([:])
+
+/// A PubNub channel (3.4's `PNChannel`, spec/API-3.4.md §2.8).
+///
+/// There is one cached instance per exact (case-sensitive) name: `channelWithName(_:)` returns it, creating it on
+/// first use. Unlike 3.4, channels compare and hash by name (DESIGN.md §3), so an instance obtained after
+/// `purgeChannelsCache()` still equals one obtained before it, and sets of channels behave as 3.x code expects.
+/// The instance also carries what the client last learnt about the channel: the last subscribe time token and
+/// presence information. All members may be used from any thread.
+public class PNChannel: Hashable, CustomStringConvertible, @unchecked Sendable {
+    // @unchecked: `name` is a `let`; every mutable field lives in `state`, a `Locked` box.
+
+    /// The exact name the channel was created with.
+    public let name: String
+
+    private let state = Locked(State())
+
+    private struct State {
+        var updateTimeToken = "0"
+        var presenceUpdateDate: PNDate?
+        var participantsCount: UInt = 0
+        var participants: [String] = []
+        var observePresence = false
+        var userDefinedPresenceObservation = false
+    }
+
+    /// Creates an uncached instance; everything outside the cache goes through `channelWithName(_:)`.
+    required init(name: String) {
+        self.name = name
+    }
+
+    // MARK: - Cache
+
+    /// 3.4's `+channelsWithNames:`: `channelWithName(_:)` for each name, in order.
+    public static func channelsWithNames(_ channelsName: [String]) -> [PNChannel] {
+        channelsName.map { PNChannel.channelWithName($0) }
+    }
+
+    /// 3.4's `+channelWithName:`: the cached channel named `channelName`, created if absent. Its presence flag is
+    /// left as it is. A name ending in `-pnpres` gives the `PNChannelPresence` for that name.
+    ///
+    /// Any name is accepted here, as in 3.4; operations refuse invalid names (see `validationError()`).
+    public static func channelWithName(_ channelName: String) -> PNChannel {
+        self.cachedChannel(named: channelName)
+    }
+
+    /// 3.4's `+channelWithName:shouldObservePresence:`: the cached channel, with its shared presence flag set to
+    /// `shouldObservePresence` (a flag set this way is not "user-defined": enabling presence observation through
+    /// the client is).
+    public static func channelWithName(_ channelName: String, shouldObservePresence: Bool) -> PNChannel {
+        let channel = self.cachedChannel(named: channelName)
+        channel.state.withLock {
+            $0.observePresence = shouldObservePresence
+            $0.userDefinedPresenceObservation = false
+        }
+        return channel
+    }
+
+    /// Forgets every cached channel (3.4 did this on `resetClient` and after a user disconnect). References held
+    /// elsewhere stay usable and still compare equal by name, but later lookups create new instances with fresh
+    /// time tokens, presence flags and participant lists.
+    public static func purgeChannelsCache() {
+        channelsCache.withLock { $0.removeAll() }
+    }
+
+    /// The cached instance for `name`; `-pnpres` names are always `PNChannelPresence` instances.
+    static func cachedChannel(named name: String) -> PNChannel {
+        channelsCache.withLock { cache in
+            if let channel = cache[name] {
+                return channel
+            }
+            let type: PNChannel.Type =
+                PNChannelPresence.isPresenceObservingChannelName(name) ? PNChannelPresence.self : PNChannel.self
+            let channel = type.init(name: name)
+            cache[name] = channel
+            return channel
+        }
+    }
+
+    // MARK: - Public state
+
+    /// The time token of the last subscribe response that covered this channel, as decimal text; "0" until the
+    /// first one, and again after the channel is left or re-joined with a presence event.
+    public var updateTimeToken: String {
+        self.state.withLock { $0.updateTimeToken }
+    }
+
+    /// When presence information (a presence event or a here-now answer) last updated this channel.
+    public var presenceUpdateDate: PNDate? {
+        self.state.withLock { $0.presenceUpdateDate }
+    }
+
+    /// The occupancy reported by the last presence event or here-now answer.
+    public var participantsCount: UInt {
+        self.state.withLock { $0.participantsCount }
+    }
+
+    /// The uuids known to be on the channel: here-now answers replace the list, joins add to it, leaves and
+    /// timeouts remove from it.
+    public var participants: [String] {
+        self.state.withLock { $0.participants }
+    }
+
+    // MARK: - Validity
+
+    /// The error every operation reports for this channel's name before sending anything, or nil when the name
+    /// is usable: empty names and names containing `,` (the separator of channel lists) or `/` (a path separator)
+    /// are refused with `kPNRestrictedCharacterInChannelNameError` (DESIGN.md §3). The channel is the error's
+    /// associated object.
+    public func validationError() -> PNError? {
+        let problem: String
+        if self.name.isEmpty {
+            problem = "PubNub client can't use a channel with an empty name"
+        } else if self.name.contains(",") {
+            problem = "PubNub client can't use channel '\(self.name)': ',' separates channel names"
+        } else if self.name.contains("/") {
+            problem = "PubNub client can't use channel '\(self.name)': '/' is reserved"
+        } else {
+            return nil
+        }
+        return PNError(
+            domain: kPNDefaultErrorDomain,
+            code: kPNRestrictedCharacterInChannelNameError,
+            message: problem,
+            failureReason: "Looks like the channel name is empty or contains one of the reserved characters ',' "
+                + "and '/'",
+            category: .unknown,
+            associatedObject: self,
+            underlyingError: nil
+        )
+    }
+
+    // MARK: - Presence (3.4's protected interface, used by the client)
+
+    /// Whether the client should subscribe to this channel's `-pnpres` companion along with it.
+    var shouldObservePresence: Bool {
+        get { self.state.withLock { $0.observePresence } }
+        set { self.state.withLock { $0.observePresence = newValue } }
+    }
+
+    /// Whether the presence flag was set by enabling presence observation (rather than by
+    /// `channelWithName(_:shouldObservePresence:)`); such companions are left on unsubscribe.
+    var isUserDefinedPresenceObservation: Bool {
+        get { self.state.withLock { $0.userDefinedPresenceObservation } }
+        set { self.state.withLock { $0.userDefinedPresenceObservation = newValue } }
+    }
+
+    /// Whether this is a `-pnpres` channel.
+    func isPresenceObserver() -> Bool {
+        false
+    }
+
+    /// The `-pnpres` companion, while the presence flag is set; nil otherwise.
+    func presenceObserver() -> PNChannelPresence? {
+        self.shouldObservePresence ? PNChannelPresence.presenceForChannel(self) : nil
+    }
+
+    /// Records the time token of a subscribe response that covered this channel.
+    func setUpdateTimeToken(_ token: UInt64) {
+        self.state.withLock { $0.updateTimeToken = String(token) }
+    }
+
+    /// Sets the time token back to "0".
+    func resetUpdateTimeToken() {
+        self.state.withLock { $0.updateTimeToken = "0" }
+    }
+
+    /// Applies a presence event: occupancy, and the uuid added (join) or removed (leave, timeout).
+    func updateWithEvent(_ event: PNPresenceEvent) {
+        let now = PNDate(timeToken: timeTokenFromDate(Date()))
+        self.state.withLock { state in
+            state.participantsCount = event.occupancy
+            if let uuid = event.uuid {
+                if event.type == .PNPresenceEventJoin {
+                    // 3.4 appended duplicates; one entry per uuid keeps `participants` a list of who is there.
+                    if !state.participants.contains(uuid) {
+                        state.participants.append(uuid)
+                    }
+                } else {
+                    state.participants.removeAll { $0 == uuid }
+                }
+            }
+            state.presenceUpdateDate = now
+        }
+    }
+
+    /// Applies a here-now answer: it replaces the participants and the occupancy.
+    func updateWithParticipantsList(_ hereNow: PNHereNow) {
+        let now = PNDate(timeToken: timeTokenFromDate(Date()))
+        self.state.withLock { state in
+            state.participants = hereNow.participants
+            state.participantsCount = UInt(hereNow.participantsCount)
+            state.presenceUpdateDate = now
+        }
+    }
+
+    // MARK: - Equality
+
+    /// Channels are equal when their names are (DESIGN.md §3).
+    public static func == (lhs: PNChannel, rhs: PNChannel) -> Bool {
+        lhs.name == rhs.name
+    }
+
+    /// Hashes the name.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(self.name)
+    }
+
+    /// `PNChannel(0x…) name`, as 3.4 described channels.
+    public var description: String {
+        "\(type(of: self))(\(Unmanaged.passUnretained(self).toOpaque())) \(self.name)"
+    }
+}

@@ -1,0 +1,38 @@
+/// The `-pnpres` companion of a channel, on which the origin delivers that channel's presence events
+/// (3.4's `PNChannelPresence`, spec/API-3.4.md §2.8). Cached with the channels, by its full name.
+public final class PNChannelPresence: PNChannel, @unchecked Sendable {
+    // @unchecked: adds no stored state to `PNChannel`, whose state is behind its lock box.
+
+    /// The suffix that turns a channel name into its presence channel name.
+    static let presenceSuffix = "-pnpres"
+
+    /// 3.4's `+presenceForChannel:`: the cached presence channel of `channel` (named `<name>-pnpres`; a channel
+    /// that already is a presence channel gives itself, the suffix is never doubled).
+    public static func presenceForChannel(_ channel: PNChannel) -> PNChannelPresence {
+        self.presenceForChannelWithName(channel.name)
+    }
+
+    /// The cached presence channel for a regular or a presence channel name.
+    static func presenceForChannelWithName(_ channelName: String) -> PNChannelPresence {
+        let name =
+            self.isPresenceObservingChannelName(channelName) ? channelName : channelName + self.presenceSuffix
+        guard let presence = PNChannel.cachedChannel(named: name) as? PNChannelPresence else {
+            preconditionFailure("the channel cache stores every -pnpres name as a PNChannelPresence")
+        }
+        return presence
+    }
+
+    /// Whether `channelName` names a presence channel (ends in `-pnpres`).
+    static func isPresenceObservingChannelName(_ channelName: String) -> Bool {
+        channelName.hasSuffix(self.presenceSuffix) && channelName.count > self.presenceSuffix.count
+    }
+
+    /// The channel whose presence this channel carries (its name without `-pnpres`).
+    func observedChannel() -> PNChannel {
+        PNChannel.channelWithName(String(self.name.dropLast(PNChannelPresence.presenceSuffix.count)))
+    }
+
+    override func isPresenceObserver() -> Bool {
+        true
+    }
+}

@@ -1,0 +1,85 @@
+// Settings 3.4 did not have: the 4.x ones (DESIGN.md §3) and the ones this layer needs (delivery queue, cipher
+// modes). Their defaults keep 3.4's behaviour.
+
+import Foundation
+
+// MARK: - 4.x settings
+
+extension PNConfiguration {
+    /// The client identifier (4.x `uuid`). nil (the default) leaves it to `PubNub.setClientIdentifier(_:)`, 3.4's
+    /// way, and otherwise to a generated identifier. When set, a client given this configuration uses it as its
+    /// identifier, as if `setClientIdentifier(_:)` had been called with it.
+    public var uuid: String? {
+        get { self.settings.withLock { $0.uuid } }
+        set { self.settings.withLock { $0.uuid = newValue } }
+    }
+
+    /// How long the subscribe long-poll may stay silent before the client subscribes again, in seconds (4.x name;
+    /// 3.4's fixed `kPNConnectionIdleTimeout`). Default 310.
+    public var subscribeMaximumIdleTime: TimeInterval {
+        get { self.settings.withLock { $0.subscribeMaximumIdleTime } }
+        set { self.settings.withLock { $0.subscribeMaximumIdleTime = newValue } }
+    }
+
+    /// Whether adding or removing channels keeps the current time token instead of starting again from 0, so no
+    /// message in between is lost. Default YES (4.x). 3.4 behaved like NO when the change came with presence
+    /// events and like YES otherwise.
+    public var keepTimeTokenOnListChange: Bool {
+        get { self.settings.withLock { $0.keepTimeTokenOnListChange } }
+        set { self.settings.withLock { $0.keepTimeTokenOnListChange = newValue } }
+    }
+
+    /// When greater than 0, a subscribe response carrying at least this many messages is reported through
+    /// `pubnubClient(_:error:)` with `kPNRequestMessageCountExceededError` (category `messageCountExceeded`)
+    /// before its messages are delivered. Default 0: off.
+    public var requestMessageCountThreshold: UInt {
+        get { self.settings.withLock { $0.requestMessageCountThreshold } }
+        set { self.settings.withLock { $0.requestMessageCountThreshold = newValue } }
+    }
+
+    /// The presence timeout the origin applies to this client, in seconds, sent as `heartbeat` (4.x). Default 300,
+    /// the origin's own default. Negative values are stored as 0 (no value sent).
+    public var presenceHeartbeatValue: Int {
+        get { self.settings.withLock { $0.presenceHeartbeatValue } }
+        set { self.settings.withLock { $0.presenceHeartbeatValue = max(0, newValue) } }
+    }
+
+    /// How often the client sends a presence heartbeat, in seconds (4.x; 4.x recommends
+    /// `presenceHeartbeatValue / 2 - 1`). Default 0: no heartbeat requests, the long-poll alone keeps the client
+    /// present, as in 3.4. Negative values are stored as 0.
+    public var presenceHeartbeatInterval: Int {
+        get { self.settings.withLock { $0.presenceHeartbeatInterval } }
+        set { self.settings.withLock { $0.presenceHeartbeatInterval = max(0, newValue) } }
+    }
+}
+
+// MARK: - Layer settings
+
+extension PNConfiguration {
+    /// The queue every delegate call, observer, notification and completion block runs on (DESIGN.md §4).
+    /// Default `DispatchQueue.main`, as in 3.4; on Linux the main queue only runs while the program is inside
+    /// `dispatchMain()` or a running `RunLoop`, so command-line programs and tests usually set their own serial
+    /// queue.
+    public var deliveryQueue: DispatchQueue {
+        get { self.settings.withLock { $0.deliveryQueue.queue } }
+        set { self.settings.withLock { $0.deliveryQueue = QueueIdentity(newValue) } }
+    }
+
+    /// Whether messages are encrypted with a fresh random initialization vector prepended to the ciphertext (the
+    /// 4.x and Python SDKs' `useRandomInitializationVector` / `use_random_initialization_vector`) instead of 3.4's
+    /// fixed one. Default NO, so 3.4-era peers can read what this client sends; both sides must agree
+    /// (spec/CRYPTO.md §3). Only used when `cipherKey` is set.
+    public var useRandomInitializationVector: Bool {
+        get { self.settings.withLock { $0.useRandomInitializationVector } }
+        set { self.settings.withLock { $0.useRandomInitializationVector = newValue } }
+    }
+
+    /// Whether messages are encrypted the way the 3.3 client did (MD5 key, each string leaf encrypted separately),
+    /// which 3.4 offered as the compile switch `CRYPTO_BACKWARD_COMPATIBILITY_MODE` (spec/CRYPTO.md §2). Default NO,
+    /// or YES when the package is built with that condition. Only used when `cipherKey` is set; no current SDK
+    /// reads this format.
+    public var cryptoBackwardCompatibilityMode: Bool {
+        get { self.settings.withLock { $0.cryptoBackwardCompatibilityMode } }
+        set { self.settings.withLock { $0.cryptoBackwardCompatibilityMode = newValue } }
+    }
+}

@@ -1,0 +1,175 @@
+// The rules 3.4 applied to configurations (spec/API-3.4.md §2.7.4): validity, whether a new configuration needs
+// a reconnect, and the description. Plus the origin's optional port, which 3.4 did not support.
+
+import Foundation
+
+extension PNConfiguration {
+    /// What handing a new configuration to a connected client takes.
+    public enum ChangeImpact: Int, Sendable, CaseIterable {
+        /// Nothing: every setting is the same, so the client ignores it (3.5.1 rule).
+        case none
+        /// Applied without reconnecting: the new values are used from the next request on.
+        case appliedInPlace
+        /// The origin or the TLS setting changed: the client reconnects (a "hard reset") and restores its
+        /// channels.
+        case hardReset
+    }
+
+    // MARK: - Validity
+
+    /// 3.4's `-isValid`, extended: the publish, subscribe and secret keys are non-empty (the secret defaults to
+    /// `"0"`, so only an explicit `""` fails), and — checks this package adds — the origin is a host with an
+    /// optional `:port`, and the timeouts are positive.
+    public func isValid() -> Bool {
+        self.validationProblems().isEmpty
+    }
+
+    /// The error a client reports (code `kPNClientConfigurationError`, 100) when it is given this configuration,
+    /// or nil when it is valid. Its description is 3.4's; its failure reason lists exactly what is wrong.
+    public func validationError() -> PNError? {
+        let problems = self.validationProblems()
+        guard !problems.isEmpty else {
+            return nil
+        }
+        let missing = problems.filter { $0.isMissingKey }.map { "\n- \($0.text)" }.joined()
+        let invalid = problems.filter { !$0.isMissingKey }.map { "\n- \($0.text)" }.joined()
+        var reason = missing.isEmpty ? "" : "One of required configuration field is empty:" + missing
+        if !invalid.isEmpty {
+            reason += (reason.isEmpty ? "" : "\n") + "Some configuration values are invalid:" + invalid
+        }
+        return PNError(
+            domain: nil,
+            code: kPNClientConfigurationError,
+            message: nil,
+            failureReason: reason,
+            category: nil,
+            associatedObject: nil,
+            underlyingError: nil
+        )
+    }
+
+    private struct Problem {
+        let text: String
+        let isMissingKey: Bool
+    }
+
+    private func validationProblems() -> [Problem] {
+        let settings = self.settings.current
+        var problems: [Problem] = []
+        for (value, name) in [
+            (settings.publishKey, "publish key"), (settings.subscriptionKey, "subscribe key"),
+            (settings.secretKey, "secret key"),
+        ] where value.isEmpty {
+            problems.append(Problem(text: name, isMissingKey: true))
+        }
+        if PNConfiguration.parseOrigin(settings.origin) == nil {
+            problems.append(
+                Problem(
+                    text: "origin '\(settings.origin)' is not a host name with an optional ':port'",
+                    isMissingKey: false
+                )
+            )
+        }
+        for (value, name) in [
+            (settings.nonSubscriptionRequestTimeout, "nonSubscriptionRequestTimeout"),
+            (settings.subscriptionRequestTimeout, "subscriptionRequestTimeout"),
+            (settings.subscribeMaximumIdleTime, "subscribeMaximumIdleTime"),
+        ] where !(value.isFinite && value > 0) {
+            problems.append(Problem(text: "\(name) must be a positive number of seconds", isMissingKey: false))
+        }
+        return problems
+    }
+
+    // MARK: - Origin
+
+    /// The origin's host: the part before `:port`, brackets kept for an IPv6 address.
+    var originHost: String {
+        let origin = self.origin
+        return PNConfiguration.parseOrigin(origin)?.host ?? origin
+    }
+
+    /// The origin's explicit port, or nil for the scheme's default (443 with TLS, 80 without).
+    var originPort: Int? {
+        PNConfiguration.parseOrigin(self.origin)?.port
+    }
+
+    /// Splits `host[:port]` (IPv6 hosts in brackets: `[::1]:8090`); nil when `origin` is not of that form
+    /// (empty, a URL with a scheme or path, a port outside 1…65535).
+    static func parseOrigin(_ origin: String) -> (host: String, port: Int?)? {
+        guard !origin.isEmpty, !origin.contains(where: { $0.isWhitespace || "/?#@\\".contains($0) }) else {
+            return nil
+        }
+        let host: Substring
+        let rest: Substring
+        if origin.hasPrefix("[") {
+            guard let close = origin.firstIndex(of: "]") else {
+                return nil
+            }
+            host = origin[...close]
+            rest = origin[origin.index(after: close)...]
+            guard host.count > 2 else {
+                return nil
+            }
+        } else if let colon = origin.firstIndex(of: ":") {
+            host = origin[..<colon]
+            rest = origin[colon...]
+        } else {
+            host = Substring(origin)
+            rest = ""
+        }
+        guard !host.isEmpty, !host.dropFirst().dropLast().contains("[") else {
+            return nil
+        }
+        if rest.isEmpty {
+            return (String(host), nil)
+        }
+        let digits = rest.dropFirst()
+        guard rest.first == ":", !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+            digits.count <= 5, let port = Int(digits), (1...65535).contains(port)
+        else {
+            return nil
+        }
+        return (String(host), port)
+    }
+
+    // MARK: - Comparison
+
+    /// 3.4's `-requiresConnectionResetWithConfiguration:`: true when `configuration` has another origin or
+    /// another TLS setting, so a connected client must reconnect to apply it; false for nil.
+    public func requiresConnectionResetWithConfiguration(_ configuration: PNConfiguration?) -> Bool {
+        guard let configuration else {
+            return false
+        }
+        return self.impactOfChange(to: configuration) == .hardReset
+    }
+
+    /// What replacing this configuration with `configuration` takes on a connected client: nothing when they are
+    /// equal, a hard reset when the origin or the TLS setting differ, otherwise an in-place update.
+    public func impactOfChange(to configuration: PNConfiguration) -> ChangeImpact {
+        let old = self.settings.current
+        let new = configuration.settings.current
+        if old.origin != new.origin || old.useSecureConnection != new.useSecureConnection {
+            return .hardReset
+        }
+        return old == new ? .none : .appliedInPlace
+    }
+
+    /// Configurations are equal when every setting is (the delivery queue by identity); new in this package
+    /// (3.4 compared identities).
+    public static func == (lhs: PNConfiguration, rhs: PNConfiguration) -> Bool {
+        lhs === rhs || lhs.settings.current == rhs.settings.current
+    }
+
+    // MARK: - Description
+
+    /// 3.4's description: origin, TLS flag, the three keys (missing ones marked) and the cipher key.
+    public var description: String {
+        let settings = self.settings.current
+        return "\nConfiguration for: \(settings.origin) (secured: \(settings.useSecureConnection ? "YES" : "NO"))"
+            + "\nPublish key (Required): \(settings.publishKey.isEmpty ? "-missing-" : settings.publishKey)"
+            + "\nSubscription key (Required): "
+            + (settings.subscriptionKey.isEmpty ? "-missing-" : settings.subscriptionKey)
+            + "\nSecret key (Required): \(settings.secretKey.isEmpty ? "-missing-" : settings.secretKey)"
+            + "\nCipher key: \(settings.cipherKey.isEmpty ? "-no encription key-" : settings.cipherKey)"
+    }
+}

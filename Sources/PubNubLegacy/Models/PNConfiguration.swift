@@ -1,0 +1,351 @@
+import Foundation
+
+/// The settings of a PubNub client (3.4's `PNConfiguration`, spec/API-3.4.md §2.7), with the 4.x names as
+/// aliases and the 4.x and layer settings 3.4 lacked (DESIGN.md §3).
+///
+/// A reference type as in 3.4, safe to read and change from any thread. The client takes a `copy()` when it is
+/// given a configuration (`setConfiguration`, `setupWithConfiguration`), so changing an instance afterwards does
+/// not affect a running client; hand it over again to apply a change.
+public final class PNConfiguration: Equatable, CustomStringConvertible, @unchecked Sendable {
+    // @unchecked: all state lives in `settings`, a `Locked` box; every accessor goes through it.
+
+    /// Everything a configuration holds, as one value: copies, comparisons and change checks work on it.
+    struct Settings: Equatable {
+        var origin: String
+        var publishKey: String
+        var subscriptionKey: String
+        var secretKey: String
+        var cipherKey: String
+        var authorizationKey: String
+        var nonSubscriptionRequestTimeout = kPNNonSubscriptionRequestTimeout
+        var subscriptionRequestTimeout = kPNSubscriptionRequestTimeout
+        var subscribeMaximumIdleTime = kPNConnectionIdleTimeout
+        var resubscribeOnConnectionRestore = kPNShouldResubscribeOnConnectionRestore
+        var restoreSubscriptionFromLastTimeToken = kPNShouldRestoreSubscriptionFromLastTimeToken
+        var ignoreSecureConnectionRequirement = kPNCanIgnoreSecureConnectionRequirement
+        var reduceSecurityLevelOnError = kPNShouldReduceSecurityLevelOnError
+        var useSecureConnection = kPNSecureConnectionRequired
+        var autoReconnectClient = kPNShouldAutoReconnectClient
+        var acceptCompressedResponse = kPNShouldAcceptCompressedResponse
+        var uuid: String?
+        var keepTimeTokenOnListChange = true
+        var requestMessageCountThreshold: UInt = 0
+        var presenceHeartbeatValue = 300
+        var presenceHeartbeatInterval = 0
+        var useRandomInitializationVector = false
+        var cryptoBackwardCompatibilityMode = PNConfiguration.cryptoBackwardCompatibilityModeDefault
+        var deliveryQueue = QueueIdentity(DispatchQueue.main)
+    }
+
+    /// A queue compared by identity, so `Settings` can synthesize its equality. The main queue is recognised by
+    /// its label because on Linux each `DispatchQueue.main` access returns a new wrapper object.
+    struct QueueIdentity: Equatable {
+        let queue: DispatchQueue
+
+        init(_ queue: DispatchQueue) {
+            self.queue = queue
+        }
+
+        var isMain: Bool {
+            self.queue === DispatchQueue.main || self.queue.label == DispatchQueue.main.label
+        }
+
+        static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.queue === rhs.queue || (lhs.isMain && rhs.isMain)
+        }
+    }
+
+    /// On when the package is built with the `CRYPTO_BACKWARD_COMPATIBILITY_MODE` condition, 3.4's compile switch
+    /// for the 3.3 cipher scheme (spec/CRYPTO.md §2).
+    static var cryptoBackwardCompatibilityModeDefault: Bool {
+        #if CRYPTO_BACKWARD_COMPATIBILITY_MODE
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    let settings: Locked<Settings>
+
+    init(settings: Settings) {
+        self.settings = Locked(settings)
+    }
+
+    // MARK: - Constructors
+
+    /// The designated initializer (3.4's `-initWithOrigin:publishKey:subscribeKey:secretKey:cipherKey:authorizationKey:`).
+    /// Every flag and timeout starts at its default; nil and empty arguments become the 3.4 fallbacks.
+    ///
+    /// - Parameters:
+    ///   - origin: Host name, optionally with `:port` (`127.0.0.1:8090`); nil or empty uses `kPNDefaultOriginHost`.
+    ///   - publishKey: nil becomes `""`, which makes the configuration invalid.
+    ///   - subscribeKey: nil becomes `""`, which makes the configuration invalid.
+    ///   - secretKey: nil becomes `"0"`; an explicit `""` makes the configuration invalid.
+    ///   - cipherKey: nil becomes `""`: no encryption.
+    ///   - authorizationKey: nil becomes `""`: no `auth` parameter.
+    public init(
+        origin: String?,
+        publishKey: String?,
+        subscribeKey: String?,
+        secretKey: String?,
+        cipherKey: String?,
+        authorizationKey: String?
+    ) {
+        let host = (origin?.isEmpty ?? true) ? kPNDefaultOriginHost : origin ?? kPNDefaultOriginHost
+        self.settings = Locked(
+            Settings(
+                origin: host,
+                publishKey: publishKey ?? "",
+                subscriptionKey: subscribeKey ?? "",
+                secretKey: secretKey ?? "0",
+                cipherKey: cipherKey ?? "",
+                authorizationKey: authorizationKey ?? ""
+            )
+        )
+        if host == kPNDefaultOriginHost {
+            PNLog(
+                .PNLogGeneralLevel,
+                self,
+                "{WARN} Using the shared default origin \(host); set your own origin for production"
+            )
+        }
+    }
+
+    /// 3.4's `-initWithOrigin:publishKey:subscribeKey:secretKey:cipherKey:`: no authorization key.
+    public convenience init(
+        origin: String?,
+        publishKey: String?,
+        subscribeKey: String?,
+        secretKey: String?,
+        cipherKey: String?
+    ) {
+        self.init(
+            origin: origin,
+            publishKey: publishKey,
+            subscribeKey: subscribeKey,
+            secretKey: secretKey,
+            cipherKey: cipherKey,
+            authorizationKey: nil
+        )
+    }
+
+    /// 3.4's `+defaultConfiguration`: origin `kPNOriginHost`, the `demo` keys, no secret, cipher or auth key.
+    public static func defaultConfiguration() -> PNConfiguration {
+        PNConfiguration(
+            origin: kPNOriginHost,
+            publishKey: kPNPublishKey,
+            subscribeKey: kPNSubscriptionKey,
+            secretKey: kPNSecretKey,
+            cipherKey: kPNCipherKey,
+            authorizationKey: kPNAuthorizationKey
+        )
+    }
+
+    /// 3.4's `+configurationWithPublishKey:subscribeKey:secretKey:`: the default origin, no cipher or auth key.
+    public static func configurationWithPublishKey(
+        _ publishKey: String?,
+        subscribeKey: String?,
+        secretKey: String?
+    ) -> PNConfiguration {
+        self.configurationWithPublishKey(
+            publishKey,
+            subscribeKey: subscribeKey,
+            secretKey: secretKey,
+            authorizationKey: nil
+        )
+    }
+
+    /// 3.4's `+configurationWithPublishKey:subscribeKey:secretKey:authorizationKey:`: the default origin, no
+    /// cipher key.
+    public static func configurationWithPublishKey(
+        _ publishKey: String?,
+        subscribeKey: String?,
+        secretKey: String?,
+        authorizationKey: String?
+    ) -> PNConfiguration {
+        self.configurationForOrigin(
+            kPNDefaultOriginHost,
+            publishKey: publishKey,
+            subscribeKey: subscribeKey,
+            secretKey: secretKey,
+            cipherKey: kPNCipherKey,
+            authorizationKey: authorizationKey
+        )
+    }
+
+    /// 3.4's `+configurationForOrigin:publishKey:subscribeKey:secretKey:`: no cipher or auth key.
+    public static func configurationForOrigin(
+        _ originHostName: String?,
+        publishKey: String?,
+        subscribeKey: String?,
+        secretKey: String?
+    ) -> PNConfiguration {
+        self.configurationForOrigin(
+            originHostName,
+            publishKey: publishKey,
+            subscribeKey: subscribeKey,
+            secretKey: secretKey,
+            cipherKey: kPNCipherKey,
+            authorizationKey: nil
+        )
+    }
+
+    /// 3.4's `+configurationForOrigin:publishKey:subscribeKey:secretKey:authorizationKey:`: no cipher key.
+    public static func configurationForOrigin(
+        _ originHostName: String?,
+        publishKey: String?,
+        subscribeKey: String?,
+        secretKey: String?,
+        authorizationKey: String?
+    ) -> PNConfiguration {
+        self.configurationForOrigin(
+            originHostName,
+            publishKey: publishKey,
+            subscribeKey: subscribeKey,
+            secretKey: secretKey,
+            cipherKey: kPNCipherKey,
+            authorizationKey: authorizationKey
+        )
+    }
+
+    /// 3.4's `+configurationForOrigin:publishKey:subscribeKey:secretKey:cipherKey:`: no auth key.
+    public static func configurationForOrigin(
+        _ originHostName: String?,
+        publishKey: String?,
+        subscribeKey: String?,
+        secretKey: String?,
+        cipherKey: String?
+    ) -> PNConfiguration {
+        self.configurationForOrigin(
+            originHostName,
+            publishKey: publishKey,
+            subscribeKey: subscribeKey,
+            secretKey: secretKey,
+            cipherKey: cipherKey,
+            authorizationKey: nil
+        )
+    }
+
+    /// 3.4's designated factory `+configurationForOrigin:publishKey:subscribeKey:secretKey:cipherKey:authorizationKey:`.
+    public static func configurationForOrigin(
+        _ originHostName: String?,
+        publishKey: String?,
+        subscribeKey: String?,
+        secretKey: String?,
+        cipherKey: String?,
+        authorizationKey: String?
+    ) -> PNConfiguration {
+        PNConfiguration(
+            origin: originHostName,
+            publishKey: publishKey,
+            subscribeKey: subscribeKey,
+            secretKey: secretKey,
+            cipherKey: cipherKey,
+            authorizationKey: authorizationKey
+        )
+    }
+
+    /// 3.4's `NSCopying`: an independent configuration with the same settings.
+    public func copy() -> PNConfiguration {
+        PNConfiguration(settings: self.settings.current)
+    }
+
+    // MARK: - 3.4 properties
+
+    /// The origin host, optionally with `:port`. Read-only, as in 3.4: create a new configuration for another
+    /// origin.
+    public internal(set) var origin: String {
+        get { self.settings.withLock { $0.origin } }
+        set { self.settings.withLock { $0.origin = newValue } }
+    }
+
+    /// The publish key; `""` when none was given.
+    public var publishKey: String {
+        self.settings.withLock { $0.publishKey }
+    }
+
+    /// The subscribe key (given to the constructors as `subscribeKey:`); `""` when none was given.
+    public var subscriptionKey: String {
+        self.settings.withLock { $0.subscriptionKey }
+    }
+
+    /// The secret key; `"0"` when none was given.
+    public var secretKey: String {
+        self.settings.withLock { $0.secretKey }
+    }
+
+    /// The cipher key; `""` means messages are not encrypted.
+    public var cipherKey: String {
+        get { self.settings.withLock { $0.cipherKey } }
+        set { self.settings.withLock { $0.cipherKey = newValue } }
+    }
+
+    /// The authorization key sent as `auth`; `""` means none is sent. 4.x name: `authKey`.
+    public var authorizationKey: String {
+        get { self.settings.withLock { $0.authorizationKey } }
+        set { self.settings.withLock { $0.authorizationKey = newValue } }
+    }
+
+    /// Timeout of every request other than subscribe (publish, history, here-now, time, push, leave), in seconds.
+    /// Default 10.
+    public var nonSubscriptionRequestTimeout: TimeInterval {
+        get { self.settings.withLock { $0.nonSubscriptionRequestTimeout } }
+        set { self.settings.withLock { $0.nonSubscriptionRequestTimeout = newValue } }
+    }
+
+    /// Timeout of a subscribe handshake the user asked for, in seconds. Default 10. Long-poll continuations are
+    /// bounded by `subscribeMaximumIdleTime` instead.
+    public var subscriptionRequestTimeout: TimeInterval {
+        get { self.settings.withLock { $0.subscriptionRequestTimeout } }
+        set { self.settings.withLock { $0.subscriptionRequestTimeout = newValue } }
+    }
+
+    /// Whether the client subscribes again to its channels after the connection comes back. Default YES.
+    /// 3.4 getter: `shouldResubscribeOnConnectionRestore`; 4.x name: `restoreSubscription`.
+    public var resubscribeOnConnectionRestore: Bool {
+        get { self.settings.withLock { $0.resubscribeOnConnectionRestore } }
+        set { self.settings.withLock { $0.resubscribeOnConnectionRestore = newValue } }
+    }
+
+    /// Whether that resubscription continues from the last time token, delivering what was missed. Default YES.
+    /// 3.4 getter: `shouldRestoreSubscriptionFromLastTimeToken`; 4.x name: `catchUpOnSubscriptionRestore`.
+    public var restoreSubscriptionFromLastTimeToken: Bool {
+        get { self.settings.withLock { $0.restoreSubscriptionFromLastTimeToken } }
+        set { self.settings.withLock { $0.restoreSubscriptionFromLastTimeToken = newValue } }
+    }
+
+    /// Whether, after TLS failed even with reduced security, the client may fall back to plain HTTP.
+    /// Default NO in this package (3.4: YES). 3.4 getter: `canIgnoreSecureConnectionRequirement`.
+    public var ignoreSecureConnectionRequirement: Bool {
+        get { self.settings.withLock { $0.ignoreSecureConnectionRequirement } }
+        set { self.settings.withLock { $0.ignoreSecureConnectionRequirement = newValue } }
+    }
+
+    /// Whether, after a TLS failure, the client may retry without certificate validation.
+    /// Default NO in this package (3.4: YES). 3.4 getter: `shouldReduceSecurityLevelOnError`.
+    public var reduceSecurityLevelOnError: Bool {
+        get { self.settings.withLock { $0.reduceSecurityLevelOnError } }
+        set { self.settings.withLock { $0.reduceSecurityLevelOnError = newValue } }
+    }
+
+    /// Whether the client uses TLS (https). Default YES. 3.4 getter: `shouldUseSecureConnection`;
+    /// 4.x name: `TLSEnabled`.
+    public var useSecureConnection: Bool {
+        get { self.settings.withLock { $0.useSecureConnection } }
+        set { self.settings.withLock { $0.useSecureConnection = newValue } }
+    }
+
+    /// Whether the client reconnects by itself when the network comes back (the delegate's
+    /// `shouldReconnectPubNubClient(_:)` overrides it). Default YES. 3.4 getter: `shouldAutoReconnectClient`.
+    public var autoReconnectClient: Bool {
+        get { self.settings.withLock { $0.autoReconnectClient } }
+        set { self.settings.withLock { $0.autoReconnectClient = newValue } }
+    }
+
+    /// Whether the client asks for gzip-compressed responses. Default YES. 3.4 getter:
+    /// `shouldAcceptCompressedResponse`.
+    public var acceptCompressedResponse: Bool {
+        get { self.settings.withLock { $0.acceptCompressedResponse } }
+        set { self.settings.withLock { $0.acceptCompressedResponse = newValue } }
+    }
+}

@@ -1,0 +1,25 @@
+/// The answer to a here-now request: who is on a channel (3.4's `PNHereNow`, spec/API-3.4.md §2.12).
+/// Created by the client; immutable.
+public final class PNHereNow: CustomStringConvertible, Sendable {
+    /// The uuids on the channel (the origin's `uuids`).
+    public let participants: [String]
+
+    /// The channel's occupancy (the origin's `occupancy`).
+    public let participantsCount: UInt32
+
+    /// The channel the request asked about.
+    public let channel: PNChannel?
+
+    /// Creates the answer for `channel`.
+    init(participants: [String], participantsCount: UInt32, channel: PNChannel?) {
+        self.participants = participants
+        self.participantsCount = participantsCount
+        self.channel = channel
+    }
+
+    /// Channel, occupancy and uuids.
+    public var description: String {
+        "PNHereNow <channel: \(self.channel?.name ?? "(null)"); participants count: \(self.participantsCount); "
+            + "participants: \(self.participants)>"
+    }
+}
