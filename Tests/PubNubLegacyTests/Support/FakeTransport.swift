@@ -48,6 +48,39 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
+    /// Waits until `count` requests whose target contains `fragment` were sent; returns the last of them.
+    @discardableResult
+    func waitForRequest(containing fragment: String, count: Int = 1, within seconds: Double = 5) async throws -> String
+    {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let matching = self.targets.filter { $0.contains(fragment) }
+            if matching.count >= count, let last = matching.last { return last }
+            if Date() > deadline {
+                throw RecorderTimeout(wanted: "\(count)× request with \(fragment)", seen: self.targets)
+            }
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+    }
+
+    /// Waits until a held request contains `fragment`, then answers it.
+    func answerWhenHeld(
+        containing fragment: String,
+        status: Int = 200,
+        body: String,
+        within seconds: Double = 5
+    )
+        async throws
+    {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !self.answerHeld(containing: fragment, status: status, body: body) {
+            if Date() > deadline {
+                throw RecorderTimeout(wanted: "held request with \(fragment)", seen: self.targets)
+            }
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+    }
+
     @discardableResult
     func send(
         _ request: TransportRequest,
