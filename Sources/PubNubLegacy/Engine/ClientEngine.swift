@@ -65,6 +65,8 @@ final class ClientEngine: @unchecked Sendable {
     var connectAttemptTask: (any TransportTask)?
     var heartbeatTimer: DispatchWorkItem?
     var shutDown = false
+    /// The cipher of the current settings, rebuilt when the cipher key or mode changes.
+    var cryptorCache: (key: String, mode: CipherMode, cryptor: MessageCryptor)?
 
     /// Delay before a catch-up restore that got no answer counts as the running long-poll.
     static let restoreSettleInterval: TimeInterval = 1

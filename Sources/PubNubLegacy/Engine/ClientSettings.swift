@@ -26,6 +26,8 @@ struct ClientSettings: Equatable, Sendable {
     var ignoreSecureConnectionRequirement = false
     /// The long-poll idle timeout (4.x `subscribeMaximumIdleTime`, 3.4 `kPNConnectionIdleTimeout`).
     var subscribeMaximumIdleTime: TimeInterval = 310
+    /// How messages are encrypted when `cipherKey` is set.
+    var cipherMode = CipherMode.buildDefault
     /// The client identifier the configuration names (4.x `uuid`), nil to keep the client's.
     var uuid: String?
 
@@ -51,6 +53,13 @@ struct ClientSettings: Equatable, Sendable {
         self.ignoreSecureConnectionRequirement = values.ignoreSecureConnectionRequirement
         self.subscribeMaximumIdleTime = values.subscribeMaximumIdleTime
         self.uuid = values.uuid
+        if values.cryptoBackwardCompatibilityMode {
+            self.cipherMode = .compatibility33
+        } else if values.useRandomInitializationVector {
+            self.cipherMode = .randomIV
+        } else {
+            self.cipherMode = .standard
+        }
     }
 
     /// Defaults, for tests of the engine alone.
