@@ -73,6 +73,13 @@ extension PubNub {
         withCompletionBlock: PNClientMessageProcessingBlock?
     ) -> PNMessage? {
         let block = UserBlock(withCompletionBlock)
+        if let text = message as? String, !text.isEmpty, text.allSatisfy(\.isWhitespace) {
+            // S-64: a message of only spaces is empty (3.4 trimmed before checking).
+            self.engine.queue.async {
+                self.engine.publish(nil, buildError: PNError(code: kPNMessageHasNoContentError), block: block)
+            }
+            return nil
+        }
         switch PNMessage.messageWithObject(message, forChannel: toChannel) {
         case .success(let built):
             self.engine.queue.async {

@@ -77,6 +77,9 @@ public final class PubNub: @unchecked Sendable {
                 return client
             }
             let client = PubNub()
+            client.engine.queue.async {
+                client.engine.purgesChannelCacheOnDisconnect = true
+            }
             shared = client
             return client
         }

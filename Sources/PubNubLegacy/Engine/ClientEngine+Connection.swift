@@ -483,7 +483,9 @@ extension ClientEngine {
         self.holdOperations = true
         self.abortCurrent(code: kPNRequestExecutionFailedClientNotReadyError)
         self.loop.removeAll()
-        PNChannel.purgeChannelsCache()
+        if self.purgesChannelCacheOnDisconnect {
+            PNChannel.purgeChannelsCache()
+        }
         self.connection.disconnectFinished()
         self.updateSnapshot()
         let failure = work?.failure

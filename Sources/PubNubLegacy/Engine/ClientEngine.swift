@@ -65,6 +65,9 @@ final class ClientEngine: @unchecked Sendable {
     var connectAttemptTask: (any TransportTask)?
     var heartbeatTimer: DispatchWorkItem?
     var shutDown = false
+    /// 3.4 purged the process-wide channel cache on a user disconnect. Only the shared client does so here:
+    /// with several clients in one process, one client's disconnect must not reset the channels of another.
+    var purgesChannelCacheOnDisconnect = false
     /// The cipher of the current settings, rebuilt when the cipher key or mode changes.
     var cryptorCache: (key: String, mode: CipherMode, cryptor: MessageCryptor)?
 
