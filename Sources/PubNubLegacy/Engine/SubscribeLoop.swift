@@ -102,7 +102,8 @@ final class SubscribeLoop {
                 self.engine.startLoopRecovery()
             case .scheduleIdleRestart:
                 self.idleRestartTimer?.cancel()
-                self.idleRestartTimer = self.engine.schedule(after: ClientEngine.idleTimeout) { [weak self] in
+                let idle = self.engine.settings?.subscribeMaximumIdleTime ?? ClientEngine.idleTimeout
+                self.idleRestartTimer = self.engine.schedule(after: idle) { [weak self] in
                     guard let self else { return }
                     let catchUp = self.engine.settings?.restoreSubscriptionFromLastTimeToken ?? true
                     self.perform(self.machine.idleTimerFired(catchUp: catchUp))
@@ -148,7 +149,11 @@ final class SubscribeLoop {
         case .idle:
             break
         }
-        self.task = self.engine.send(endpoint, lane: self.engine.longPollLane, timeout: ClientEngine.idleTimeout) {
+        self.task = self.engine.send(
+            endpoint,
+            lane: self.engine.longPollLane,
+            timeout: settings.subscribeMaximumIdleTime
+        ) {
             [weak self] result in
             self?.handle(request: request, result)
         }
