@@ -347,7 +347,7 @@ extension ClientEngine {
     /// Probes in 10 s unless a probe is already due.
     func scheduleProbe() {
         guard self.probeTimer == nil, !self.shutDown else { return }
-        self.probeTimer = self.schedule(after: ClientEngine.probeInterval) {
+        self.probeTimer = self.schedule(after: self.probeInterval) {
             self.probeTimer = nil
             self.startProbe()
         }

@@ -74,6 +74,8 @@ final class ClientEngine: @unchecked Sendable {
     /// Delay before a catch-up restore that got no answer counts as the running long-poll.
     static let restoreSettleInterval: TimeInterval = 1
     static let probeInterval: TimeInterval = 10
+    /// Seconds between reachability probes (BEHAVIOR §2.2: 10). Queue-confined; tests shorten it.
+    var probeInterval = ClientEngine.probeInterval
     static let probeTimeout: TimeInterval = 5
     static let connectAttemptTimeout: TimeInterval = 10
     static let idleTimeout: TimeInterval = 310

@@ -22,6 +22,7 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
     }
 
     private struct State {
+        var networkDown = false
         var requests: [TransportRequest] = []
         var held: [Pending] = []
         var nextID = 0
@@ -81,12 +82,26 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
+    /// While down, every request fails at once with a network-class error and held requests fail too.
+    func setNetworkDown(_ down: Bool) {
+        let held = self.state.withLock { state -> [Pending] in
+            state.networkDown = down
+            guard down else { return [] }
+            defer { state.held.removeAll() }
+            return state.held
+        }
+        for pending in held {
+            pending.completion(.failure(.network(code: -1005, description: "network connection lost")))
+        }
+    }
+
     @discardableResult
     func send(
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        let reply = self.rule(request)
+        let down = self.state.withLock { $0.networkDown }
+        let reply = down ? .fail(.network(code: -1009, description: "offline")) : self.rule(request)
         let id = self.state.withLock { state -> Int in
             state.nextID += 1
             state.requests.append(request)
