@@ -1,0 +1,149 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The thread that owns the listening socket: accepts connections and deals them round-robin to the event loops.
+///
+/// The listening descriptor is only ever closed on this thread (a descriptor closed under another thread's `poll`
+/// could be reused by an unrelated socket), so other threads ask for changes through `commands` and the wake pipe.
+final class HTTPAcceptor: @unchecked Sendable {
+    // @unchecked: `listener`, `closeRequested`, `stopRequested` are only touched while holding `condition`;
+    // `nextLoop` and `backoff` only on the acceptor thread; the `let`s are immutable.
+
+    let finished = HTTPLatch()
+    private let loops: [HTTPEventLoop]
+    private let counter: HTTPLocked<Int>
+    private let maxConnections: Int
+    private let wakePipe: HTTPWakePipe
+    private let condition = NSCondition()
+    private var listener: Int32
+    private var closeRequested = false
+    private var stopRequested = false
+    private var nextLoop = 0
+    private var backoff = false
+    private var threadID: pthread_t?
+
+    init(listener: Int32, loops: [HTTPEventLoop], counter: HTTPLocked<Int>, maxConnections: Int) throws(HTTPServerError)
+    {
+        self.listener = listener
+        self.loops = loops
+        self.counter = counter
+        self.maxConnections = maxConnections
+        self.wakePipe = try HTTPWakePipe()
+    }
+
+    /// True when called on the acceptor thread.
+    var isCurrentThread: Bool {
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        guard let threadID = self.threadID else { return false }
+        return pthread_equal(threadID, pthread_self()) != 0
+    }
+
+    // MARK: - Requests from other threads
+
+    /// Asks the thread to close the listener and end; `finished` opens when it has.
+    func requestStop() {
+        self.condition.lock()
+        self.stopRequested = true
+        self.condition.unlock()
+        self.wakePipe.wake()
+    }
+
+    /// Closes the listening socket (new connections are refused) and returns once it is closed.
+    func closeListener() {
+        self.condition.lock()
+        guard self.listener >= 0, !self.stopRequested else {
+            self.condition.unlock()
+            return
+        }
+        self.closeRequested = true
+        self.wakePipe.wake()
+        while self.closeRequested { self.condition.wait() }
+        self.condition.unlock()
+    }
+
+    /// Starts accepting on `fd`, a freshly bound listening socket. Returns false (and leaves `fd` to the caller)
+    /// when a listener is already open or the acceptor is stopping.
+    func replaceListener(_ fd: Int32) -> Bool {
+        self.condition.lock()
+        guard self.listener < 0, !self.stopRequested else {
+            self.condition.unlock()
+            return false
+        }
+        self.listener = fd
+        self.condition.unlock()
+        self.wakePipe.wake()
+        return true
+    }
+
+    // MARK: - Thread body
+
+    func run() {
+        self.condition.lock()
+        self.threadID = pthread_self()
+        self.condition.unlock()
+        var fds: [pollfd] = []
+        while let listener = self.nextListener() {
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: self.wakePipe.readFD, events: HTTPSocket.pollIn, revents: 0))
+            if listener >= 0, !self.backoff {
+                fds.append(pollfd(fd: listener, events: HTTPSocket.pollIn, revents: 0))
+            }
+            // While backing off (out of descriptors) look again after a short pause instead of spinning.
+            let ready = HTTPSocket.poll(&fds, timeout: self.backoff ? 100 : -1)
+            self.backoff = false
+            if ready > 0, fds[0].revents != 0 { self.wakePipe.drain() }
+            if ready > 0, fds.count > 1, fds[1].revents != 0 { self.acceptPending(listener) }
+        }
+        self.wakePipe.close()
+        self.finished.open()
+    }
+
+    /// Applies pending requests; returns the listener to poll (-1 for none), or nil when the thread must end.
+    private func nextListener() -> Int32? {
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        if self.closeRequested || self.stopRequested, self.listener >= 0 {
+            HTTPSocket.closeDescriptor(self.listener)
+            self.listener = -1
+        }
+        if self.closeRequested {
+            self.closeRequested = false
+            self.condition.broadcast()
+        }
+        return self.stopRequested ? nil : self.listener
+    }
+
+    private func acceptPending(_ listener: Int32) {
+        // Bounded, so a connection storm cannot starve the wake pipe (a stop request) for long.
+        for _ in 0..<256 {
+            let fd = HTTPSocket.accept(listener)
+            if fd < 0 {
+                let code = HTTPSocket.lastError
+                if code == EINTR || code == ECONNABORTED { continue }
+                if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM { self.backoff = true }
+                return
+            }
+            let reserved = self.counter.withLock { count -> Bool in
+                guard count < self.maxConnections else { return false }
+                count += 1
+                return true
+            }
+            guard reserved else {
+                HTTPSocket.closeDescriptor(fd)  // over the limit: refuse by closing at once
+                continue
+            }
+            let loop = self.loops[self.nextLoop]
+            self.nextLoop = (self.nextLoop + 1) % self.loops.count
+            if !loop.enqueue(.adopt(fd)) {
+                HTTPSocket.closeDescriptor(fd)
+                self.counter.withLock { $0 -= 1 }
+            }
+        }
+    }
+}

@@ -1,0 +1,263 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One `poll()` loop on its own thread, serving the connections the acceptor hands it.
+///
+/// Other threads talk to it only through `enqueue` (adopt a descriptor, deliver an answer, close everything, stop),
+/// which appends to a locked task list and wakes the loop through its self-pipe. Everything about a connection is
+/// touched on the loop thread only, so the handler is always called without any lock held.
+final class HTTPEventLoop: @unchecked Sendable {
+    // @unchecked: `tasks`, `wakePending` and `acceptsTasks` are only touched while holding `lock`; `threadID` is
+    // written once by the loop thread before `started` opens (everyone who can reach the loop afterwards is ordered
+    // after that); every other `var` is only touched on the loop thread.
+
+    enum Task: Sendable {
+        case adopt(Int32)
+        case deliver(HTTPConnectionSink, HTTPOutcome)
+        case closeAll(HTTPLatch?)
+        case stop
+    }
+
+    let handler: any HTTPHandler
+    let started = HTTPLatch()
+    let finished = HTTPLatch()
+    private let limits: HTTPServerLimits
+    private let counter: HTTPLocked<Int>
+    private let wakePipe: HTTPWakePipe
+    private let lock = NSLock()
+    private var tasks: [Task] = []
+    private var wakePending = false
+    private var acceptsTasks = true
+    private var threadID: pthread_t?
+
+    private var running = true
+    private var connections: [HTTPConnection] = []
+    private var dirty: [HTTPConnection] = []
+    private var lingeringCount = 0
+    private var pollFDs: [pollfd] = []
+    private var pollConnections: [HTTPConnection] = []
+    private let scratch: UnsafeMutableRawBufferPointer
+
+    private static let scratchSize = 64 * 1024
+
+    init(handler: any HTTPHandler, limits: HTTPServerLimits, counter: HTTPLocked<Int>) throws(HTTPServerError) {
+        self.handler = handler
+        self.limits = limits
+        self.counter = counter
+        self.wakePipe = try HTTPWakePipe()
+        self.scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
+    }
+
+    deinit {
+        self.scratch.deallocate()
+    }
+
+    /// True when called on this loop's thread.
+    var isCurrentThread: Bool {
+        guard let threadID = self.threadID else { return false }
+        return pthread_equal(threadID, pthread_self()) != 0
+    }
+
+    // MARK: - Cross-thread entry points
+
+    /// Hands `task` to the loop. Returns false when the loop has stopped (the caller cleans up, e.g. closes an
+    /// adopted descriptor).
+    @discardableResult
+    func enqueue(_ task: Task) -> Bool {
+        self.lock.lock()
+        defer { self.lock.unlock() }
+        guard self.acceptsTasks else { return false }
+        self.tasks.append(task)
+        if !self.wakePending {
+            self.wakePending = true
+            self.wakePipe.wake()
+        }
+        return true
+    }
+
+    /// Carries a sink's outcome to its connection: directly when already on this thread, else as a task.
+    func deliver(_ sink: HTTPConnectionSink, _ outcome: HTTPOutcome) {
+        if self.isCurrentThread {
+            self.apply(sink, outcome)
+        } else {
+            self.enqueue(.deliver(sink, outcome))
+        }
+    }
+
+    // MARK: - Loop
+
+    /// The thread body: runs until a `.stop` task, then closes every connection and opens `finished`.
+    func run() {
+        self.lock.lock()
+        self.threadID = pthread_self()
+        self.lock.unlock()
+        self.started.open()
+        while self.running {
+            self.pollOnce()
+        }
+        self.shutDown()
+        self.finished.open()
+    }
+
+    private func pollOnce() {
+        self.pollFDs.removeAll(keepingCapacity: true)
+        self.pollConnections.removeAll(keepingCapacity: true)
+        self.pollFDs.append(pollfd(fd: self.wakePipe.readFD, events: HTTPSocket.pollIn, revents: 0))
+        for connection in self.connections {
+            self.pollFDs.append(pollfd(fd: connection.fd, events: connection.pollEvents, revents: 0))
+            self.pollConnections.append(connection)
+        }
+        let ready = HTTPSocket.poll(&self.pollFDs, timeout: self.pollTimeout())
+        if ready > 0, self.pollFDs[0].revents != 0 {
+            self.wakePipe.drain()  // before taking the tasks, so a wake written after the take is not lost
+        }
+        self.runTasks()
+        if ready > 0 {
+            for position in 1..<self.pollFDs.count where self.pollFDs[position].revents != 0 {
+                let connection = self.pollConnections[position - 1]
+                let events = self.pollFDs[position].revents
+                if connection.phase == .closed { continue }
+                if events & (HTTPSocket.pollIn | HTTPSocket.pollError) != 0 {
+                    connection.readable(into: self.scratch)
+                }
+                if connection.phase == .open, events & HTTPSocket.pollOut != 0 {
+                    connection.writable()
+                }
+            }
+        }
+        self.pollConnections.removeAll(keepingCapacity: true)
+        self.flushDirty()
+        if self.lingeringCount > 0 { self.expireLingering() }
+    }
+
+    private func runTasks() {
+        self.lock.lock()
+        let taken = self.tasks
+        self.tasks.removeAll(keepingCapacity: true)
+        self.wakePending = false
+        self.lock.unlock()
+        for task in taken {
+            switch task {
+            case .adopt(let fd):
+                self.adopt(fd)
+            case .deliver(let sink, let outcome):
+                self.apply(sink, outcome)
+            case .closeAll(let latch):
+                self.closeAll()
+                latch?.open()
+            case .stop:
+                self.running = false
+            }
+        }
+    }
+
+    private func flushDirty() {
+        while !self.dirty.isEmpty {
+            let batch = self.dirty
+            self.dirty.removeAll(keepingCapacity: true)
+            for connection in batch {
+                connection.isDirty = false
+                if connection.phase == .open { connection.flush() }
+            }
+        }
+    }
+
+    private func pollTimeout() -> Int32 {
+        guard self.lingeringCount > 0 else { return -1 }
+        let now = DispatchTime.now().uptimeNanoseconds
+        var earliest = UInt64.max
+        for connection in self.connections where connection.phase == .lingering {
+            earliest = min(earliest, connection.lingerDeadline)
+        }
+        guard earliest > now else { return 0 }
+        return Int32(clamping: (earliest - now) / 1_000_000 + 1)
+    }
+
+    private func expireLingering() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let expired = self.connections.filter { $0.phase == .lingering && $0.lingerDeadline <= now }
+        for connection in expired { self.closeConnection(connection) }
+    }
+
+    // MARK: - Connections (loop thread)
+
+    private func adopt(_ fd: Int32) {
+        let connection = HTTPConnection(fd: fd, loop: self, limits: self.limits)
+        connection.index = self.connections.count
+        self.connections.append(connection)
+    }
+
+    private func apply(_ sink: HTTPConnectionSink, _ outcome: HTTPOutcome) {
+        let connection = sink.connection
+        guard connection.phase == .open else { return }  // answers to closed connections are dropped
+        sink.outcome = outcome
+        connection.answerArrived()
+    }
+
+    func markDirty(_ connection: HTTPConnection) {
+        guard !connection.isDirty else { return }
+        connection.isDirty = true
+        self.dirty.append(connection)
+    }
+
+    /// Shuts down the sending side (the client sees end of stream after the last answer) and keeps reading for
+    /// `lingerMilliseconds` so unread client bytes do not turn the close into a reset.
+    func beginLinger(_ connection: HTTPConnection) {
+        guard connection.phase == .open else { return }
+        HTTPSocket.shutdownWrite(connection.fd)
+        connection.phase = .lingering
+        let linger = UInt64(max(0, self.limits.lingerMilliseconds)) * 1_000_000
+        connection.lingerDeadline = DispatchTime.now().uptimeNanoseconds + linger
+        self.lingeringCount += 1
+        connection.markGone()
+    }
+
+    /// Closes the descriptor at once; requests not answered get their `onClose` handlers run.
+    func closeConnection(_ connection: HTTPConnection) {
+        guard connection.phase != .closed else { return }
+        if connection.phase == .lingering { self.lingeringCount -= 1 }
+        let wasOpen = connection.phase == .open
+        connection.phase = .closed
+        HTTPSocket.closeDescriptor(connection.fd)
+        let index = connection.index
+        let last = self.connections.removeLast()
+        if last !== connection {
+            self.connections[index] = last
+            last.index = index
+        }
+        connection.index = -1
+        self.counter.withLock { $0 -= 1 }
+        if wasOpen { connection.markGone() }
+    }
+
+    private func closeAll() {
+        for connection in self.connections { self.closeConnection(connection) }
+    }
+
+    private func shutDown() {
+        self.closeAll()
+        self.lock.lock()
+        self.acceptsTasks = false
+        let leftover = self.tasks
+        self.tasks = []
+        self.lock.unlock()
+        for task in leftover {
+            switch task {
+            case .adopt(let fd):
+                HTTPSocket.closeDescriptor(fd)
+                self.counter.withLock { $0 -= 1 }
+            case .closeAll(let latch):
+                latch?.open()
+            case .deliver, .stop:
+                break
+            }
+        }
+        self.wakePipe.close()
+    }
+}

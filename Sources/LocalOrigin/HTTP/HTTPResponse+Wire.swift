@@ -1,0 +1,43 @@
+// How the server puts an `HTTPResponse` on the wire (PROTOCOL.md §1.2): the 3.4.2 client finds the body length only
+// through a header spelled exactly `Content-Length: `, and each response only through a status line starting with
+// `HTTP/1.1 `, so both are written byte-exact here.
+
+extension HTTPResponse {
+    private static let statusLinePrefix: [UInt8] = Array("HTTP/1.1 ".utf8)
+    private static let contentLengthPrefix: [UInt8] = Array("Content-Length: ".utf8)
+    private static let keepAliveTail: [UInt8] = Array("\r\nConnection: keep-alive\r\n\r\n".utf8)
+    private static let closeTail: [UInt8] = Array("\r\nConnection: close\r\n\r\n".utf8)
+    private static let separator: [UInt8] = Array(": ".utf8)
+    private static let lineEnd: [UInt8] = Array("\r\n".utf8)
+
+    /// Appends the status line, the handler's headers as given, `Content-Length`, `Connection` and (unless
+    /// `includeBody` is false, for HEAD) the body to `output`.
+    func write(to output: inout [UInt8], keepAlive: Bool, includeBody: Bool) {
+        output.append(contentsOf: Self.statusLinePrefix)
+        Self.appendDecimal(self.status, to: &output)
+        output.append(HTTPBytes.space)
+        output.append(contentsOf: self.reason.utf8)
+        output.append(contentsOf: Self.lineEnd)
+        for header in self.headers {
+            output.append(contentsOf: header.name.utf8)
+            output.append(contentsOf: Self.separator)
+            output.append(contentsOf: header.value.utf8)
+            output.append(contentsOf: Self.lineEnd)
+        }
+        output.append(contentsOf: Self.contentLengthPrefix)
+        Self.appendDecimal(self.body.count, to: &output)
+        output.append(contentsOf: keepAlive ? Self.keepAliveTail : Self.closeTail)
+        if includeBody { output.append(contentsOf: self.body) }
+    }
+
+    /// Appends `value` in decimal without allocating a `String`.
+    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        self.appendDecimal(value.magnitude, to: &output)
+    }
+
+    private static func appendDecimal(_ value: UInt, to output: inout [UInt8]) {
+        if value >= 10 { self.appendDecimal(value / 10, to: &output) }
+        output.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+
+/// An HTTP/1.1 server on POSIX sockets: one thread accepts, `limits.eventLoopCount` threads (2 by default) run
+/// non-blocking `poll()` loops over the connections, and every parsed request goes to `handler` on a loop thread.
+///
+/// - Keep-alive, and pipelining: requests on one connection are handed to the handler in order and their answers
+///   are written in that order, whichever order the handler answers them in.
+/// - Bodies need `Content-Length` (up to `limits.maxBodyBytes`); `Transfer-Encoding: chunked` is answered 411,
+///   other transfer codings 501. POST, PUT and PATCH without `Content-Length` are answered 411.
+/// - `Connection: close` closes the connection after that answer; HTTP/1.0 closes unless it asks for keep-alive.
+/// - Framing errors get a JSON answer (`{"status":400,"error":true,"message":…,"service":"Balancer"}`, 414 with
+///   PubNub's exact body) and then the connection closes; other connections are not affected.
+/// - A client that closes its connection abandons its unanswered requests: their sinks report `isClosed` and run
+///   their `onClose` handlers on the loop thread.
+/// - `respondRaw` and `close()` on a sink take their turn in request order like answers: whatever is due to earlier
+///   requests on the connection is written first.
+/// - Not supported: chunked request bodies, `Expect: 100-continue` (no interim 100 is sent; the body is read when
+///   the client sends it), idle timeouts (a long-poll may be parked for minutes; the client decides when to hang up).
+/// - Writes never raise SIGPIPE.
+public final class HTTPServer: @unchecked Sendable {
+    // @unchecked: the mutable lifecycle state lives in `state` (an `HTTPLocked`); `lifecycle` serialises start and
+    // the listener changes; every other stored property is an immutable `let`.
+
+    private enum Phase {
+        case idle
+        case running(acceptor: HTTPAcceptor, loops: [HTTPEventLoop])
+        case stopping(done: HTTPLatch, loops: [HTTPEventLoop], acceptor: HTTPAcceptor)
+        case stopped
+    }
+
+    private struct State {
+        var phase = Phase.idle
+        var boundPort: UInt16?
+        var isAccepting = false
+    }
+
+    /// The address the server listens on, as given to `init`.
+    public let host: String
+    /// The limits the server enforces.
+    public let limits: HTTPServerLimits
+    private let requestedPort: UInt16
+    private let handler: any HTTPHandler
+    private let lifecycle = NSLock()
+    private let state = HTTPLocked(State())
+    private let counter = HTTPLocked(0)
+
+    /// Creates a stopped server; nothing is bound until `start()`.
+    ///
+    /// - Parameters:
+    ///   - host: Numeric IPv4 or IPv6 address (or `localhost`) to listen on; loopback by default. Names are not
+    ///     resolved, so starting never waits for DNS.
+    ///   - port: Port to listen on; 0 lets the kernel choose (read it from `port` after `start()`).
+    ///   - limits: Parsing limits and thread count.
+    ///   - handler: Answers every request; called on the server's loop threads, never while a lock is held.
+    public init(
+        host: String = "127.0.0.1",
+        port: UInt16 = 0,
+        limits: HTTPServerLimits = .init(),
+        handler: any HTTPHandler
+    ) {
+        self.host = host
+        self.requestedPort = port
+        self.limits = limits
+        self.handler = handler
+    }
+
+    deinit {
+        self.stop()
+    }
+
+    /// The port the server listens on: the kernel-chosen one once started with port 0, else the requested one.
+    public var port: UInt16 {
+        self.state.withLock { $0.boundPort } ?? self.requestedPort
+    }
+
+    /// Connections currently open (accepted and not yet closed), including ones the server is closing.
+    public var connectionCount: Int {
+        self.counter.withLock { $0 }
+    }
+
+    /// True while the listening socket is open (between `start()` / `resumeAccepting()` and `stop()` /
+    /// `stopAccepting()`).
+    public var isAccepting: Bool {
+        self.state.withLock { $0.isAccepting }
+    }
+
+    // MARK: - Lifecycle
+
+    /// Binds `host`:`port`, listens, and starts the accepting and event-loop threads. Returns once the server
+    /// accepts connections.
+    ///
+    /// Raises the process's soft open-files limit to its hard limit first, so many parked connections fit.
+    ///
+    /// - Throws: `HTTPServerError.addressInUse` when the port is taken, `.invalidHost` when `host` cannot be
+    ///   listened on, `.socketFailed` for other socket errors, `.alreadyStarted` when running, `.stopped` after
+    ///   `stop()` (a server is started once; create a new one on the same port instead).
+    public func start() throws(HTTPServerError) {
+        self.lifecycle.lock()
+        defer { self.lifecycle.unlock() }
+        switch self.state.withLock({ $0.phase }) {
+        case .idle: break
+        case .running: throw .alreadyStarted
+        case .stopping, .stopped: throw .stopped
+        }
+        HTTPSocket.raiseOpenFileLimit()
+        let (listener, boundPort) = try HTTPSocket.listen(host: self.host, port: self.requestedPort)
+        var loops: [HTTPEventLoop] = []
+        let acceptor: HTTPAcceptor
+        do {
+            for _ in 0..<max(1, self.limits.eventLoopCount) {
+                loops.append(try HTTPEventLoop(handler: self.handler, limits: self.limits, counter: self.counter))
+            }
+            acceptor = try HTTPAcceptor(
+                listener: listener,
+                loops: loops,
+                counter: self.counter,
+                maxConnections: max(0, self.limits.maxConnections)
+            )
+        } catch {
+            HTTPSocket.closeDescriptor(listener)
+            throw error
+        }
+        for (number, loop) in loops.enumerated() {
+            Self.startThread(named: "LocalOrigin.HTTP.loop\(number)") { loop.run() }
+            loop.started.wait()  // the loop knows its thread before any answer can be delivered to it
+        }
+        Self.startThread(named: "LocalOrigin.HTTP.accept") { acceptor.run() }
+        self.state.withLock {
+            $0.phase = .running(acceptor: acceptor, loops: loops)
+            $0.boundPort = boundPort
+            $0.isAccepting = true
+        }
+    }
+
+    /// Stops the server: closes the listening socket and every connection (unanswered requests get their
+    /// `onClose` handlers run, on the loop threads), and ends every server thread. Returns once all of that is
+    /// done; the port can then be bound again. Idempotent, and safe to call concurrently.
+    ///
+    /// When called on one of the server's own threads (from a handler or an `onClose` handler) it cannot wait for
+    /// that thread, so it starts the stop and returns at once; a `stop()` from any other thread, then or later,
+    /// returns only when everything has ended.
+    public func stop() {
+        enum Action {
+            case nothing
+            case wait(HTTPLatch, [HTTPEventLoop], HTTPAcceptor)
+            case perform(HTTPLatch, [HTTPEventLoop], HTTPAcceptor)
+        }
+        let action = self.state.withLock { state -> Action in
+            switch state.phase {
+            case .idle:
+                state.phase = .stopped
+                return .nothing
+            case .stopped:
+                return .nothing
+            case .stopping(let done, let loops, let acceptor):
+                return .wait(done, loops, acceptor)
+            case .running(let acceptor, let loops):
+                let done = HTTPLatch()
+                state.phase = .stopping(done: done, loops: loops, acceptor: acceptor)
+                state.isAccepting = false
+                return .perform(done, loops, acceptor)
+            }
+        }
+        switch action {
+        case .nothing:
+            return
+        case .wait(let done, let loops, let acceptor):
+            if !acceptor.isCurrentThread, !loops.contains(where: { $0.isCurrentThread }) { done.wait() }
+        case .perform(let done, let loops, let acceptor):
+            acceptor.requestStop()
+            for loop in loops { loop.enqueue(.stop) }
+            let finish: @Sendable () -> Void = { [state = self.state] in
+                acceptor.finished.wait()
+                for loop in loops { loop.finished.wait() }
+                state.withLock { $0.phase = .stopped }
+                done.open()
+            }
+            if acceptor.isCurrentThread || loops.contains(where: { $0.isCurrentThread }) {
+                // This thread ends only after its callback returns, so another thread waits for the end on its
+                // behalf; concurrent `stop()` callers wait for that.
+                Self.startThread(named: "LocalOrigin.HTTP.stop", finish)
+            } else {
+                finish()
+            }
+        }
+    }
+
+    // MARK: - Fault injection
+
+    /// Closes the listening socket while keeping existing connections: new connections are refused (the client
+    /// sees "connection refused") until `resumeAccepting()`. Returns once the socket is closed; no-op when not
+    /// accepting.
+    public func stopAccepting() {
+        self.lifecycle.lock()
+        defer { self.lifecycle.unlock() }
+        guard case .running(let acceptor, _) = self.state.withLock({ $0.phase }) else { return }
+        acceptor.closeListener()
+        self.state.withLock { $0.isAccepting = false }
+    }
+
+    /// Binds the same host and port again after `stopAccepting()` and accepts new connections. No-op when already
+    /// accepting.
+    ///
+    /// - Throws: `HTTPServerError.addressInUse` when something else took the port meanwhile, `.notStarted` before
+    ///   `start()`, `.stopped` after `stop()`, `.socketFailed` for other socket errors.
+    public func resumeAccepting() throws(HTTPServerError) {
+        self.lifecycle.lock()
+        defer { self.lifecycle.unlock() }
+        let (phase, isAccepting) = self.state.withLock { ($0.phase, $0.isAccepting) }
+        let acceptor: HTTPAcceptor
+        switch phase {
+        case .idle: throw .notStarted
+        case .stopping, .stopped: throw .stopped
+        case .running(let running, _): acceptor = running
+        }
+        guard !isAccepting else { return }
+        let (listener, _) = try HTTPSocket.listen(host: self.host, port: self.port)
+        guard acceptor.replaceListener(listener) else {
+            HTTPSocket.closeDescriptor(listener)
+            throw .stopped
+        }
+        self.state.withLock { $0.isAccepting = true }
+    }
+
+    /// Closes every open connection at once, without answers, and keeps listening. Unanswered requests get their
+    /// `onClose` handlers run on the loop threads. Returns once every loop has closed its connections, except when
+    /// called on a loop thread (from a handler), where it returns at once and the closing happens right after.
+    public func closeAllConnections() {
+        guard case .running(_, let loops) = self.state.withLock({ $0.phase }) else { return }
+        var latches: [HTTPLatch] = []
+        for loop in loops {
+            if loop.isCurrentThread {
+                loop.enqueue(.closeAll(nil))
+            } else {
+                let latch = HTTPLatch()
+                if loop.enqueue(.closeAll(latch)) { latches.append(latch) }
+            }
+        }
+        for latch in latches { latch.wait() }
+    }
+
+    // MARK: - Threads
+
+    private static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        thread.start()
+    }
+}

@@ -1,0 +1,317 @@
+import Foundation
+import Testing
+
+@testable import LocalOrigin
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Shared pieces of the HTTP tests: a raw POSIX-socket client with deadline-bounded reads, a routing test handler
+// (echo, park, raw, close), and a helper that runs a real server on 127.0.0.1 with a kernel-chosen port.
+
+struct HTTPTestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+// MARK: - Responses
+
+/// One response as read off the wire.
+struct HTTPTestResponse {
+    var statusLine: String
+    var status: Int
+    var headerLines: [String]
+    var body: [UInt8]
+
+    var bodyText: String { String(decoding: self.body, as: UTF8.self) }
+
+    /// The value of the first header named `name` (case-insensitive).
+    func header(_ name: String) -> String? {
+        for line in self.headerLines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            if line[..<colon].lowercased() == name.lowercased() {
+                return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+
+    /// The body parsed as a JSON object.
+    func json() throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(self.body))
+        guard let dictionary = object as? [String: Any] else { throw HTTPTestError("body is not an object") }
+        return dictionary
+    }
+}
+
+// MARK: - Client
+
+/// A blocking-send, poll-with-deadline-read TCP client on raw POSIX sockets.
+final class HTTPTestClient {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    private var sawEOF = false
+
+    init(port: UInt16) throws {
+        #if canImport(Glibc)
+        let type = Int32(SOCK_STREAM.rawValue)
+        #else
+        let type = SOCK_STREAM
+        #endif
+        let fd = socket(AF_INET, type, 0)
+        guard fd >= 0 else { throw HTTPTestError("socket: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw HTTPTestError("connect: errno \(code)")
+        }
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        #if canImport(Darwin)
+        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+        self.fd = fd
+    }
+
+    deinit {
+        close(self.fd)
+    }
+
+    func send(_ text: String) throws {
+        try self.send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            #if canImport(Glibc)
+            let flags = Int32(MSG_NOSIGNAL)
+            #else
+            let flags: Int32 = 0
+            #endif
+            let count = bytes.withUnsafeBytes { systemSend(self.fd, $0.baseAddress! + sent, $0.count - sent, flags) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw HTTPTestError("send: errno \(errno)")
+            }
+            sent += count
+        }
+    }
+
+    /// Sends `bytes` in separate `send` calls of `size` bytes each.
+    func send(_ bytes: [UInt8], inPiecesOf size: Int) throws {
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + size)
+            try self.send(Array(bytes[start..<end]))
+            start = end
+        }
+    }
+
+    /// Shuts down the sending side (the server reads end of stream).
+    func shutdownWrite() {
+        #if canImport(Glibc)
+        _ = shutdown(self.fd, Int32(SHUT_WR))
+        #else
+        _ = shutdown(self.fd, SHUT_WR)
+        #endif
+    }
+
+    /// Reads more bytes into the buffer; false at end of stream. Throws when nothing arrives before `deadline`.
+    private func fill(before deadline: ContinuousClock.Instant) throws -> Bool {
+        if self.sawEOF { return false }
+        while true {
+            let remaining = deadline - .now
+            guard remaining > .zero else { throw HTTPTestError("timed out waiting for bytes") }
+            let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + 1)
+            var descriptor = pollfd(fd: self.fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready < 0, errno == EINTR { continue }
+            if ready <= 0 { continue }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { recv(self.fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                if errno == ECONNRESET {
+                    self.sawEOF = true
+                    return false
+                }
+                throw HTTPTestError("recv: errno \(errno)")
+            }
+            if count == 0 {
+                self.sawEOF = true
+                return false
+            }
+            self.buffer.append(contentsOf: chunk[0..<count])
+            return true
+        }
+    }
+
+    /// Reads one response framed by `Content-Length`; with `hasBody` false (a HEAD answer) only its head.
+    func readResponse(within timeout: Duration = .seconds(10), hasBody: Bool = true) throws -> HTTPTestResponse {
+        let deadline = ContinuousClock.now + timeout
+        var headEnd: Int?
+        while headEnd == nil {
+            headEnd = Self.find([13, 10, 13, 10], in: self.buffer)
+            if headEnd == nil, try !self.fill(before: deadline) {
+                throw HTTPTestError("end of stream before a response head; have \(self.buffer.count) bytes")
+            }
+        }
+        let head = String(decoding: self.buffer[0..<headEnd!], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst()
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, let status = Int(parts[1]) else { throw HTTPTestError("bad status line \(statusLine)") }
+        var response = HTTPTestResponse(statusLine: statusLine, status: status, headerLines: lines, body: [])
+        guard let lengthText = response.header("Content-Length"), let length = Int(lengthText) else {
+            throw HTTPTestError("no Content-Length in \(head)")
+        }
+        let bodyStart = headEnd! + 4
+        if !hasBody {
+            self.buffer.removeFirst(bodyStart)
+            return response
+        }
+        while self.buffer.count < bodyStart + length {
+            if try !self.fill(before: deadline) { throw HTTPTestError("end of stream inside a body") }
+        }
+        response.body = Array(self.buffer[bodyStart..<bodyStart + length])
+        self.buffer.removeFirst(bodyStart + length)
+        return response
+    }
+
+    /// Reads everything until the server closes; throws when the server keeps the connection open past the
+    /// deadline.
+    func readToEnd(within timeout: Duration = .seconds(10)) throws -> [UInt8] {
+        let deadline = ContinuousClock.now + timeout
+        while try self.fill(before: deadline) {}
+        defer { self.buffer = [] }
+        return self.buffer
+    }
+
+    /// Reads until the server closes and expects nothing more to arrive.
+    func expectEndOfStream(within timeout: Duration = .seconds(10)) throws {
+        let rest = try self.readToEnd(within: timeout)
+        guard rest.isEmpty else {
+            throw HTTPTestError("expected end of stream, got \(String(decoding: rest, as: UTF8.self))")
+        }
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count)
+        where haystack[start..<start + needle.count].elementsEqual(needle) {
+            return start
+        }
+        return nil
+    }
+}
+
+private func systemSend(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+    send(fd, pointer, count, flags)
+}
+
+// MARK: - Handler
+
+/// Routes by path: `/echo…` answers the request as JSON, `/park/ID` parks the sink until the test answers it,
+/// `/raw` answers with raw bytes, `/close` closes without answering. Anything else → 404.
+final class HTTPTestHandler: HTTPHandler, @unchecked Sendable {
+    // @unchecked: `parked`, `closedIDs` and `handledCount` are only touched inside `lock.withLock`.
+    private let lock = NSLock()
+    private var parked: [String: any HTTPResponseSink] = [:]
+    private var closedIDs: [String: Int] = [:]
+    private var handledCount = 0
+
+    func handle(_ request: HTTPRequest, sink: any HTTPResponseSink) {
+        self.lock.withLock { self.handledCount += 1 }
+        let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
+        if path.hasPrefix("/echo") {
+            sink.respond(Self.echo(request))
+        } else if path.hasPrefix("/park/") {
+            let id = String(path.dropFirst("/park/".count))
+            sink.onClose { [weak self] in self?.recordClose(id) }
+            self.lock.withLock { self.parked[id] = sink }
+        } else if path == "/raw" {
+            sink.respondRaw(Array("RAW-BYTES".utf8), thenClose: request.header("X-Then-Close") == "1")
+        } else if path == "/close" {
+            sink.close()
+        } else {
+            sink.respond(HTTPResponse(status: 404, body: Array(#"{"status":404}"#.utf8)))
+        }
+    }
+
+    var handled: Int { self.lock.withLock { self.handledCount } }
+
+    /// How many times the `onClose` handler of the request parked as `id` ran.
+    func closeCount(_ id: String) -> Int { self.lock.withLock { self.closedIDs[id] ?? 0 } }
+
+    var parkedCount: Int { self.lock.withLock { self.parked.count } }
+
+    private func recordClose(_ id: String) {
+        self.lock.withLock { self.closedIDs[id, default: 0] += 1 }
+    }
+
+    /// Takes the sink parked as `id`, waiting up to `timeout` for it to arrive.
+    func takeParked(_ id: String, within timeout: Duration = .seconds(10)) throws -> any HTTPResponseSink {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let sink = self.lock.withLock({ self.parked.removeValue(forKey: id) }) { return sink }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        throw HTTPTestError("request \(id) was never parked")
+    }
+
+    /// Answers the request parked as `id` with `body`.
+    func answer(_ id: String, _ body: String, within timeout: Duration = .seconds(10)) throws {
+        try self.takeParked(id, within: timeout).respond(HTTPResponse(status: 200, body: Array(body.utf8)))
+    }
+
+    static func echo(_ request: HTTPRequest) -> HTTPResponse {
+        let object: [String: Any] = [
+            "method": request.method,
+            "target": request.target,
+            "version": request.version,
+            "headers": request.headers.map { [$0.name, $0.value] },
+            "body": String(decoding: request.body, as: UTF8.self),
+        ]
+        let body = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return HTTPResponse(
+            status: 200,
+            headers: [(name: "Content-Type", value: "application/json")],
+            body: Array(body)
+        )
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
+func waitUntil(within timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        Thread.sleep(forTimeInterval: 0.002)
+    }
+    return condition()
+}
+
+/// Runs `body` against a started server on 127.0.0.1 with a kernel-chosen port, and stops it afterwards.
+func withHTTPServer<Result>(
+    limits: HTTPServerLimits = .init(),
+    handler: HTTPTestHandler = HTTPTestHandler(),
+    _ body: (HTTPServer, HTTPTestHandler) throws -> Result
+) throws -> Result {
+    let server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, handler: handler)
+    try server.start()
+    defer { server.stop() }
+    return try body(server, handler)
+}
