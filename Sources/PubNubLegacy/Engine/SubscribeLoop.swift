@@ -75,6 +75,7 @@ final class SubscribeLoop {
 
     private func perform(_ actions: [StateMachine.Action]) {
         for action in actions {
+            PNLog(.PNLogCommunicationChannelLayerInfoLevel, self.engine, "subscribe loop: \(action)")
             switch action {
             case .cancelInFlight:
                 self.cancelTask()
