@@ -214,30 +214,47 @@ extension ClientEngine {
         self.cancelConnectAttempt()
         guard self.connection.state == .connecting else { return }
         var answered = false
-        let conclude: (Bool, Bool) -> Void = { success, networkClass in
+        let conclude: (Bool, Bool, Bool) -> Void = { success, networkClass, retryable in
             guard !answered else { return }
             answered = true
             self.connectAttemptTimer?.cancel()
             self.connectAttemptTimer = nil
             self.connectAttemptTask = nil
-            self.perform(self.connection.connectAttemptFinished(success: success, networkClass: networkClass))
+            self.perform(
+                self.connection.connectAttemptFinished(
+                    success: success,
+                    networkClass: networkClass,
+                    retryable: retryable
+                )
+            )
         }
         self.connectAttemptTimer = self.schedule(after: ClientEngine.connectAttemptTimeout) {
             self.connectAttemptTask?.cancel()
-            conclude(false, true)
+            conclude(false, true, true)
         }
         self.connectAttemptTask = self.send(.time, lane: self.serviceLane, timeout: ClientEngine.connectAttemptTimeout)
         { result in
+            if case .failure(let failure) = result { self.lastConnectFailure = failure }
             switch result {
             case .failure(.cancelled):
                 return
-            case .failure(.tls), .failure(.other):
-                conclude(false, false)
+            case .failure(.tls):
+                if let settings = self.settings, settings.secure, settings.ignoreSecureConnectionRequirement {
+                    // BEHAVIOR §2.8 ladder, last step: allowed by the configuration (default NO, DESIGN A12).
+                    PNLog(.PNLogConnectionLayerErrorLevel, self, "TLS failed; falling back to plain HTTP")
+                    self.settings?.secure = false
+                    answered = true
+                    self.sendConnectAttempt()
+                    return
+                }
+                conclude(false, false, false)
+            case .failure(.other):
+                conclude(false, false, true)
             case .failure:
-                conclude(false, true)
+                conclude(false, true, true)
             case .success(let response):
                 let ok = (try? ResponseParser.time(response).get()) != nil
-                conclude(ok, !ok)
+                conclude(ok, !ok, true)
             }
         }
     }
@@ -265,10 +282,20 @@ extension ClientEngine {
     }
 
     private func connectFailed(networkClass: Bool) {
-        let error =
-            networkClass
-            ? PNError(code: kPNClientConnectionFailedOnInternetFailureError)
-            : PNError(code: kPNConnectionErrorOnSetup, category: .tlsFailure)
+        let error: PNError
+        switch self.lastConnectFailure {
+        case .some(.tls), .some(.other):
+            // Not a network condition: report the transport's own error (TLS category for TLS), as 3.4 passed
+            // socket errors through.
+            error = PNError.fromTransport(
+                self.lastConnectFailure ?? .cancelled,
+                networkCode: kPNClientConnectionFailedOnInternetFailureError,
+                timeoutMessage: nil
+            )
+        case .none, .some(.cancelled), .some(.timedOut), .some(.network):
+            error = PNError(code: kPNClientConnectionFailedOnInternetFailureError)
+        }
+        self.lastConnectFailure = nil
         let failure = self.connectionWork?.failure
         self.emit(.connectionDidFail(error), completion: failure.map { box in DeliveryBlock { box.block(error) } })
         if self.connection.state == .disconnected {

@@ -34,8 +34,9 @@ extension ClientEngine {
         task = self.send(.time, lane: self.serviceLane, timeout: ClientEngine.probeTimeout) { result in
             timer.cancel()
             switch result {
-            case .failure(.cancelled):
-                conclude(false)
+            case .failure(.tls):
+                // The origin answered; only its TLS failed. The connect attempt reports (or downgrades) that.
+                conclude(true)
             case .failure:
                 conclude(false)
             case .success(let response):

@@ -63,6 +63,8 @@ final class ClientEngine: @unchecked Sendable {
     var holdOperations = false
     var connectAttemptTimer: DispatchWorkItem?
     var connectAttemptTask: (any TransportTask)?
+    /// Why the last connect attempt failed, for the connection-failed error.
+    var lastConnectFailure: TransportFailure?
     var heartbeatTimer: DispatchWorkItem?
     var shutDown = false
     /// 3.4 purged the process-wide channel cache on a user disconnect. Only the shared client does so here:

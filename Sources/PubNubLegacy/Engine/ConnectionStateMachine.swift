@@ -150,8 +150,9 @@ struct ConnectionStateMachine: Equatable {
         return []
     }
 
-    /// The connect attempt (Time request) answered.
-    mutating func connectAttemptFinished(success: Bool, networkClass: Bool) -> [Action] {
+    /// The connect attempt (Time request) answered. `retryable` false reports a failure at once (a TLS failure
+    /// past the fallback ladder will not go away by retrying).
+    mutating func connectAttemptFinished(success: Bool, networkClass: Bool, retryable: Bool = true) -> [Action] {
         guard self.state == .connecting else { return [] }
         if success {
             self.state = .connected
@@ -163,7 +164,7 @@ struct ConnectionStateMachine: Equatable {
             return [.connected(restoring: restoring)]
         }
         self.failedAttempts += 1
-        if self.failedAttempts <= Self.maximumConnectRetries {
+        if retryable && self.failedAttempts <= Self.maximumConnectRetries {
             return [.retryConnectAttempt(delay: Self.connectRetryDelay)]
         }
         if networkClass { self.reachability = .notReachable }

@@ -109,4 +109,37 @@ import Testing
         #expect(recorder.all(.delegate, "willConnect").count == 1)
         #expect(client.subscribedChannels().isEmpty)
     }
+
+    static func tlsRefusingOrigin() -> FakeTransport {
+        FakeTransport.origin { request in
+            request.url.scheme == "https" ? .fail(.tls(code: -1202, description: "certificate untrusted")) : nil
+        }
+    }
+
+    @Test func aTLSFailureIsReportedAndNeverDowngradedByDefault() async throws {
+        let recorder = EventRecorder()
+        let transport = Self.tlsRefusingOrigin()
+        let configuration = PNConfiguration.testing(origin: "fake.origin:1")
+        configuration.useSecureConnection = true
+        let client = PubNub.testing(configuration: configuration, recorder: recorder, transport: transport)
+        client.connectWithSuccessBlock(nil) { recorder.block("connectError", $0) }
+        let failed = try await recorder.next(.block, "connectError", within: 15)
+        #expect(failed.error?.category == .tlsFailure)
+        #expect(transport.requests.allSatisfy { $0.url.scheme == "https" })
+    }
+
+    @Test func theTLSRequirementMayBeWaivedByConfiguration() async throws {
+        let recorder = EventRecorder()
+        let transport = Self.tlsRefusingOrigin()
+        let configuration = PNConfiguration.testing(origin: "fake.origin:1")
+        configuration.useSecureConnection = true
+        configuration.ignoreSecureConnectionRequirement = true
+        let client = PubNub.testing(configuration: configuration, recorder: recorder, transport: transport)
+        client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: nil)
+        try await recorder.next(.block, "connect")
+        client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time", error) }
+        let time = try await recorder.next(.block, "time")
+        #expect(time.error == nil)
+        #expect(transport.requests.last?.url.scheme == "http")
+    }
 }
