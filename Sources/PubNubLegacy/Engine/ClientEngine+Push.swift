@@ -42,6 +42,7 @@ extension ClientEngine {
                     ? "Push notification 'enabling' failed by timeout"
                     : "Push notification 'disabling' failed by timeout",
                 idempotent: false,
+                associatedObject: channels,
                 parse: ResponseParser.acknowledgement,
                 success: { [unowned self] in
                     let event: ClientEvent =

@@ -19,6 +19,7 @@ extension ClientEngine {
         endpoint: Endpoint,
         timeoutMessage: String,
         idempotent: Bool,
+        associatedObject: Any? = nil,
         parse: @escaping (TransportResponse) -> Result<Value, ResponseFailure>,
         success: @escaping (Value) -> Void,
         failure: @escaping (PNError) -> Void
@@ -63,7 +64,7 @@ extension ClientEngine {
                         .failure(.notUTF8) where idempotent && attempts < 3:
                         attempt()
                     case .failure(let responseFailure):
-                        failure(PNError.fromResponse(responseFailure))
+                        failure(PNError.fromResponse(responseFailure, associatedObject: associatedObject))
                         self.finish(operation)
                     }
                 }
@@ -162,6 +163,7 @@ extension ClientEngine {
                 endpoint: .publish(channel: channel.name, message: wire, method: method),
                 timeoutMessage: "Message sending failed by timeout",
                 idempotent: false,
+                associatedObject: message,
                 parse: ResponseParser.publish,
                 success: { [unowned self] _ in
                     self.emit(
@@ -211,6 +213,7 @@ extension ClientEngine {
                 endpoint: .history(channel: channel.name, start: start, end: end, count: count, reverse: reverse),
                 timeoutMessage: "Channel history request failed by timeout",
                 idempotent: true,
+                associatedObject: channel,
                 parse: ResponseParser.history,
                 success: { [unowned self] response in
                     let messages = response.messages.map {
@@ -261,6 +264,7 @@ extension ClientEngine {
                 endpoint: .hereNow(channel: channel.name),
                 timeoutMessage: "\"Here now\" request failed by timeout",
                 idempotent: true,
+                associatedObject: channel,
                 parse: ResponseParser.hereNow,
                 success: { [unowned self] response in
                     let hereNow = PNHereNow(

@@ -3,18 +3,28 @@ import Foundation
 // The one place where transport, HTTP-status and body failures become `PNError`s (STYLE.md "Errors").
 
 extension PNError {
-    /// The error of an answer that is not the operation's success (BEHAVIOR §4.4).
-    static func fromResponse(_ failure: ResponseFailure) -> PNError {
+    /// The error of an answer that is not the operation's success (BEHAVIOR §4.4). `associatedObject` is what the
+    /// operation concerns (the message, the channel); without one, an access-denied error carries the channels
+    /// its payload names.
+    static func fromResponse(_ failure: ResponseFailure, associatedObject: Any? = nil) -> PNError {
+        let error = Self.fromResponseWithoutObject(failure)
+        error.setAssociatedObject(associatedObject)
+        if case .accessDenied(_, _, let channels) = failure, !channels.isEmpty {
+            error.setAssociatedObject(PNChannel.channelsWithNames(channels))
+        }
+        return error
+    }
+
+    private static func fromResponseWithoutObject(_ failure: ResponseFailure) -> PNError {
         switch failure {
-        case .accessDenied(let status, let message, let channels):
+        case .accessDenied(let status, let message, _):
             let code = status == 403 ? kPNAPIAccessForbiddenError : kPNAPIUnauthorizedAccessError
-            let error = PNError(
+            return PNError(
                 message: message.map { "PubNub API access denied: \($0)" },
                 code: code,
                 category: .accessDenied,
-                associatedObject: channels.isEmpty ? nil : PNChannel.channelsWithNames(channels)
+                associatedObject: nil
             )
-            return error
         case .serverMessage(let text, _):
             return PNError.errorWithResponseErrorMessage(text)
         case .notUTF8:

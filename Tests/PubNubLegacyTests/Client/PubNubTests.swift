@@ -222,4 +222,39 @@ import Testing
         try await recorder.next(.block, "time2")
         #expect(recorder.all(.delegate, "didDisconnect").count == 1)
     }
+
+    @Test func historyAccessDeniedCarriesTheChannel() async throws {
+        let recorder = EventRecorder()
+        let transport = FakeTransport.origin { request in
+            request.url.path.hasPrefix("/v2/history/")
+                ? .respond(403, "{\"message\":\"Forbidden\",\"payload\":{\"channels\":[\"h\"]},\"error\":true}") : nil
+        }
+        let client = try await Self.connected(recorder, transport: transport)
+        let channel = PNChannel.channelWithName("h")
+        client.requestFullHistoryForChannel(channel) { messages, reported, _, _, error in
+            recorder.block("history", (messages, reported, error))
+        }
+        let entry = try await recorder.next(.block, "history")
+        let (messages, reported, error) = try #require(entry.value as? ([PNMessage]?, PNChannel?, PNError?))
+        #expect(messages == nil)
+        #expect(reported == channel)
+        #expect(error?.code == kPNAPIAccessForbiddenError)
+        #expect(error?.associatedObject as? PNChannel == channel)
+        #expect(recorder.all(.delegate, "historyDownloadDidFail").count == 1)
+    }
+
+    @Test func wrongKeyAnswersBecome109() async throws {
+        let recorder = EventRecorder()
+        let transport = FakeTransport.origin { request in
+            request.url.path.hasPrefix("/publish/") ? .respond(400, "[0,\"Invalid Key\",\"14820999375199241\"]") : nil
+        }
+        let client = try await Self.connected(recorder, transport: transport)
+        let message = client.sendMessage("x", toChannel: PNChannel.channelWithName("k")) { state, value in
+            recorder.block("publish.\(state.rawValue)", value)
+        }
+        let failed = try await recorder.next(.block, "publish.2")
+        let error = try #require(failed.value as? PNError)
+        #expect(error.code == kPNInvalidSubscribeOrPublishKeyError)
+        #expect(error.associatedObject as? PNMessage === message)
+    }
 }
