@@ -94,6 +94,7 @@ extension ClientEngine {
             let removed = self.loop.unsubscribe(removing: channels)
             let base = Self.regularChannels(removed)
             operation.onAbort = { [unowned self] code in
+                self.subscriptionChanges[operation.id] = nil
                 self.uuid = new
                 self.updateSnapshot()
                 self.emit(.subscriptionDidFail(PNError(code: code, category: .networkIssues, associatedObject: base)))
