@@ -121,10 +121,11 @@ public final class PubNub: @unchecked Sendable {
     ///
     /// `willConnectToOrigin:` and `didConnectToOrigin:` follow; `success` gets the origin after the latter. Without
     /// a valid configuration `errorBlock` gets 100 (also reported through `pubnubClient(_:error:)`); while
-    /// connected or connecting it gets 101 only; when the origin cannot be reached it gets 102 (block only) and the
-    /// client connects on its own once the origin answers; a connect that fails after its retries reports
-    /// `connectionDidFailWithError:` and `errorBlock`. A user `disconnect()` before the connect finishes calls
-    /// `errorBlock(nil)`. Each block is called at most once, on the delivery queue.
+    /// connected or connecting it gets 101 only. An attempt that fails after its retries (10 s each, 3 retries
+    /// 2 s apart) reports `connectionDidFailWithError:` and `errorBlock` (102 when the origin cannot be reached, or
+    /// the TLS error). While the origin is known to be unreachable, `errorBlock` gets 102 at once and the client
+    /// connects on its own when a probe (every 10 s) finds the origin again. A user `disconnect()` before the
+    /// connect finishes calls `errorBlock(nil)`. Each block is called at most once, on the delivery queue.
     public func connectWithSuccessBlock(
         _ success: PNClientConnectionSuccessBlock?,
         errorBlock: PNClientConnectionFailureBlock?

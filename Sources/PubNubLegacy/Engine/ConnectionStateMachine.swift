@@ -228,10 +228,12 @@ struct ConnectionStateMachine: Equatable {
         return [.beginConnectAttempt]
     }
 
-    /// A new configuration was stored while not connected: reachability must be measured again (§2.4).
+    /// A new configuration was stored while not connected. Reachability is emulated (DESIGN A5, spec/API-3.4.md
+    /// §4.6): the new origin is assumed available until a connect attempt or a probe fails, so calls made before
+    /// `connect` fail with 105, not 104 (DESIGN A3).
     mutating func configurationReplaced() {
-        if self.state != .connected && self.state != .connecting {
-            self.reachability = .unknown
+        if self.state == .created || self.state == .disconnected {
+            self.reachability = .reachable
         }
     }
 

@@ -120,7 +120,7 @@ import Testing
         #expect(transport.targets.filter { !$0.hasPrefix("/time/") }.count == sentBefore)
     }
 
-    @Test func callsBeforeConnectFailWith104AndAfterDisconnectWith105() async throws {
+    @Test func callsBeforeConnectAndAfterDisconnectFailWith105() async throws {
         let recorder = EventRecorder()
         let transport = FakeTransport.origin()
         let client = PubNub.testing(
@@ -130,7 +130,7 @@ import Testing
         )
         client.unsubscribeFromChannel(Self.fine) { _, error in recorder.block("before", error) }
         let before = try await recorder.next(.block, "before")
-        #expect(before.error?.code == kPNRequestExecutionFailedOnInternetFailureError)
+        #expect(before.error?.code == kPNRequestExecutionFailedClientNotReadyError)
         client.connect()
         try await recorder.next(.delegate, "didConnect")
         client.disconnect()

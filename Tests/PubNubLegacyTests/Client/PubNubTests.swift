@@ -121,7 +121,7 @@ import Testing
         )
         client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time", error) }
         let time = try await recorder.next(.block, "time")
-        #expect(time.error?.code == kPNRequestExecutionFailedOnInternetFailureError)
+        #expect(time.error?.code == kPNRequestExecutionFailedClientNotReadyError)
         #expect(recorder.names(.delegate).isEmpty)
         #expect(recorder.names(.sink).isEmpty)
     }

@@ -139,14 +139,18 @@ import Testing
         #expect(result22 == [.connected(restoring: true)])
     }
 
-    @Test func aNewConfigurationMakesReachabilityUnknownWhenNotConnected() {
+    @Test func aNewConfigurationIsAssumedReachableUntilSomethingFails() {
         var machine = ConnectionStateMachine()
         _ = machine.connectRequested()
         _ = machine.probeFinished(reachable: false)
+        #expect(machine.preflightErrorCode == 104)
         machine.configurationReplaced()
-        #expect(machine.reachability == .unknown)
+        #expect(machine.reachability == .reachable)
+        #expect(machine.preflightErrorCode == 105)
+        #expect(machine.connectRequested() == .startConnecting)
         var connected = Self.connected()
+        _ = connected.networkLost()
         connected.configurationReplaced()
-        #expect(connected.reachability == .reachable)
+        #expect(connected.reachability == .notReachable)
     }
 }
