@@ -9,12 +9,14 @@ let package = Package(
     products: [
         .library(name: "PubNubLegacy", targets: ["PubNubLegacy"]),
         .library(name: "LocalOrigin", targets: ["LocalOrigin"]),
+        .executable(name: "LegacyDemo", targets: ["LegacyDemo"]),
     ],
     targets: [
         .target(name: "PubNubLegacy"),
         .testTarget(name: "PubNubLegacyTests", dependencies: ["PubNubLegacy", "LocalOrigin"]),
         .target(name: "LocalOrigin"),
         .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
+        .executableTarget(name: "LegacyDemo", dependencies: ["LocalOrigin"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,18 +29,18 @@ enum OriginCommand {
         do {
             origin = try LocalOrigin.start(configuration)
         } catch {
-            FileHandle.standardError.write(Data("LegacyDemo origin: cannot start: \(error)\n".utf8))
+            complain("LegacyDemo origin: cannot start: \(error)")
             return 1
         }
         if options.has("--verbose") {
             origin.addRequestObserver { entry in
-                print("\(entry.status) \(entry.method) \(entry.target)")
+                say("\(entry.status) \(entry.method) \(entry.target)")
             }
         }
-        print("listening on \(origin.host):\(origin.port)")
+        say("listening on \(origin.host):\(origin.port)")
         let signal = waitForTermination()
         origin.stop()
-        print("stopped on \(signal)")
+        say("stopped on \(signal)")
         return 0
     }
 }

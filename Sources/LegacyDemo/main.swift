@@ -1,8 +1,6 @@
 import Foundation
 
-// LegacyDemo: the command-line face of the package (DESIGN.md §9). Only this target prints.
-// Line-buffer stdout so `listening on …` and report lines reach a pipe at once.
-setvbuf(stdout, nil, _IOLBF, 0)
+// LegacyDemo: the command-line face of the package (DESIGN.md §9). Only this target prints, through `say`.
 
 let usage = """
     usage:
@@ -16,7 +14,7 @@ do {
     case "origin":
         exit(try OriginCommand.run(arguments.dropFirst()))
     case "help", "--help", "-h":
-        print(usage)
+        say(usage)
         exit(0)
     case nil:
         throw UsageError(message: "the soak mode is not built yet; `LegacyDemo origin` is available")
@@ -24,9 +22,9 @@ do {
         throw UsageError(message: "unknown mode \(mode ?? "")")
     }
 } catch let error as UsageError {
-    FileHandle.standardError.write(Data("LegacyDemo: \(error.message)\n\(usage)\n".utf8))
+    complain("LegacyDemo: \(error.message)\n\(usage)")
     exit(2)
 } catch {
-    FileHandle.standardError.write(Data("LegacyDemo: \(error)\n".utf8))
+    complain("LegacyDemo: \(error)")
     exit(1)
 }

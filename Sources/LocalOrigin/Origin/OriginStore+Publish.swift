@@ -1,0 +1,58 @@
+// Publish (PROTOCOL.md §2.2, §1.8): GET `/publish/{pub}/{sub}/{sig}/{ch}/{cb}/{msg}` and
+// POST `/publish/{pub}/{sub}/{sig}/{ch}/{cb}` with the message as the body. The signature slot is ignored.
+
+extension OriginStore {
+    /// The message size limit: escaped channel plus escaped message (or body) bytes.
+    static let maximumMessageSize = 32_768
+
+    func publish(_ request: HTTPRequest, _ target: RequestTarget, _ exchange: Exchange) {
+        let segments = target.segments
+        guard segments.count >= 6 else {
+            self.answer(exchange, .notFound)
+            return
+        }
+        let fail = { (text: String) in
+            self.answer(exchange, .publishStatus(400, text, self.nextTimetoken()))
+        }
+        guard self.acceptsPublishKey(target.segment(1) ?? "") else { return fail("Invalid Key") }
+        let subscribeKey = target.segment(2) ?? ""
+        guard self.acceptsSubscribeKey(subscribeKey) else { return self.answer(exchange, .invalidSubscribeKey) }
+        let rawChannel = segments[4]
+        let channel = RequestTarget.decode(rawChannel)
+        guard !channel.isEmpty else { return fail("Invalid Channel") }
+
+        // A raw `/` inside the message (a client that did not escape it) splits it over several segments.
+        let rawMessage = segments.count > 6 ? segments[6...].joined(separator: "/") : ""
+        let usesBody = request.method == "POST" && rawMessage.isEmpty
+        let size = rawChannel.utf8.count + (usesBody ? request.body.count : rawMessage.utf8.count)
+        guard size <= OriginStore.maximumMessageSize else { return fail("Message Too Large") }
+        let bytes = usesBody ? request.body : RequestTarget.decodedBytes(Substring(rawMessage))
+        guard let text = String(validating: bytes, as: UTF8.self), JSONParser.isValid(text) else {
+            return fail("Invalid JSON")
+        }
+        var meta: String?
+        if let metaText = target.parameter("meta"), !metaText.isEmpty {
+            guard JSONParser.isValid(metaText) else { return fail("Invalid JSON") }
+            meta = OriginStore.trimmed(metaText)
+        }
+        let publisher = target.parameter("uuid").flatMap { $0.isEmpty ? nil : $0 }
+        let store = !(target.parameter("store") == "0" || target.parameter("store")?.lowercased() == "false")
+        let timetoken = self.append(
+            channel: channel,
+            payload: OriginStore.trimmed(text),
+            publisher: publisher,
+            meta: meta,
+            store: store
+        )
+        self.counters.publishes += 1
+        self.answer(exchange, .publishStatus(200, "Sent", timetoken))
+    }
+
+    /// `text` without leading and trailing JSON whitespace.
+    static func trimmed(_ text: String) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        else { return text }
+        return String(text[first...last])
+    }
+}

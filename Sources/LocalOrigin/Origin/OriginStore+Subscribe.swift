@@ -1,0 +1,160 @@
+// Building subscribe answers and waking parked polls (PROTOCOL.md §2.3).
+
+extension OriginStore {
+    /// The most messages one subscribe answer carries.
+    static let subscribeBatchLimit = 100
+
+    /// The region (`r`) this origin reports in v2 cursors; clients echo it back as `tr` and nothing else uses it.
+    static let region = 1
+
+    /// Channels to deliver from → the subscription that matched them. Channels named directly match themselves;
+    /// the channels of group `g` match `g`; a group `g-pnpres` that is not itself a group stands for the presence
+    /// channels of `g`'s channels (PROTOCOL.md §2.11). A channel named directly wins over a group.
+    func resolveMatches(channels: [String], groups: [String]) -> [String: String] {
+        var matches: [String: String] = [:]
+        for channel in channels { matches[channel] = channel }
+        for group in groups {
+            if let members = self.groups[group] {
+                for channel in members.names where matches[channel] == nil { matches[channel] = group }
+            } else if group.hasSuffix(OriginStore.presenceSuffix),
+                let members = self.groups[String(group.dropLast(OriginStore.presenceSuffix.count))]
+            {
+                for channel in members.names {
+                    let presence = channel + OriginStore.presenceSuffix
+                    if matches[presence] == nil { matches[presence] = group }
+                }
+            }
+        }
+        return matches
+    }
+
+    /// Up to `subscribeBatchLimit` messages on the `matches` channels with timetokens above `cursor`, oldest first,
+    /// each with the subscription that matched it.
+    func collect(_ matches: [String: String], after cursor: UInt64) -> [(message: StoredMessage, match: String)] {
+        var found: [(message: StoredMessage, match: String)] = []
+        for (channel, match) in matches {
+            guard let record = self.channels[channel] else { continue }
+            let start = record.feed.firstIndex(after: cursor)
+            let end = min(record.feed.count, start + OriginStore.subscribeBatchLimit)
+            for index in start..<end { found.append((record.feed[index], match)) }
+        }
+        found.sort { $0.message.timetoken < $1.message.timetoken }
+        return Array(found.prefix(OriginStore.subscribeBatchLimit))
+    }
+
+    /// The subscribe answer carrying `items`; the cursor is `cursor` when given, else the last item's timetoken, or
+    /// a fresh one when there are no items.
+    func subscribeReply(
+        _ format: SubscribeFormat,
+        subscribeKey: String,
+        items: [(message: StoredMessage, match: String)],
+        cursor: UInt64? = nil
+    ) -> OriginReply {
+        let cursor = cursor ?? items.last?.message.timetoken ?? self.nextTimetoken()
+        self.counters.deliveries += items.count
+        switch format {
+        case .v1:
+            return OriginReply(status: 200, body: OriginStore.v1Body(items, cursor: cursor))
+        case .v2:
+            return OriginReply(status: 200, body: OriginStore.v2Body(items, cursor: cursor, subscribeKey: subscribeKey))
+        }
+    }
+
+    /// `[[payloads],"tt"]`, plus the per-message channel list when there are messages (3-element form), plus the
+    /// per-message actual channels when any came through a group (4-element form, element 2 then lists matches).
+    private static func v1Body(_ items: [(message: StoredMessage, match: String)], cursor: UInt64) -> JSONValue {
+        var elements: [JSONValue] = [.array(items.map { .raw($0.message.payload) }), .string(String(cursor))]
+        guard !items.isEmpty else { return .array(elements) }
+        let channels = items.map(\.message.channel).joined(separator: ",")
+        if items.contains(where: { $0.match != $0.message.channel }) {
+            elements.append(.string(items.map(\.match).joined(separator: ",")))
+        }
+        elements.append(.string(channels))
+        return .array(elements)
+    }
+
+    /// `{"t":{"t":"tt","r":R},"m":[envelopes]}` with every key Python requires (§2.3.2), plus `b`, `i`, `u`.
+    private static func v2Body(
+        _ items: [(message: StoredMessage, match: String)],
+        cursor: UInt64,
+        subscribeKey: String
+    ) -> JSONValue {
+        let envelopes: [JSONValue] = items.map { item in
+            var members: [JSONMember] = [
+                JSONMember(key: "a", value: .string("1")),
+                JSONMember(key: "f", value: .int(0)),
+            ]
+            if let publisher = item.message.publisher {
+                members.append(JSONMember(key: "i", value: .string(publisher)))
+            }
+            members += [
+                JSONMember(
+                    key: "p",
+                    value: .object([
+                        "t": .string(String(item.message.timetoken)), "r": .int(OriginStore.region),
+                    ])
+                ),
+                JSONMember(key: "k", value: .string(subscribeKey)),
+                JSONMember(key: "c", value: .string(item.message.channel)),
+                JSONMember(key: "d", value: .raw(item.message.payload)),
+                JSONMember(key: "b", value: .string(item.match)),
+            ]
+            if let meta = item.message.meta { members.append(JSONMember(key: "u", value: .raw(meta))) }
+            return .object(members)
+        }
+        return .object([
+            "t": .object(["t": .string(String(cursor)), "r": .int(OriginStore.region)]),
+            "m": .array(envelopes),
+        ])
+    }
+
+    // MARK: - Parked polls
+
+    /// Answers every parked poll waiting on `channel` (a message was just stored there).
+    func wakePolls(watching channel: String) {
+        for id in self.hub.ids(watching: channel) {
+            guard let poll = self.hub.remove(id) else { continue }
+            let items = self.collect(poll.matches, after: poll.cursor)
+            self.finish(poll, self.subscribeReply(poll.format, subscribeKey: poll.subscribeKey, items: items))
+        }
+    }
+
+    /// Answers, empty with a fresh cursor, every parked poll whose deadline has passed at `uptime`.
+    func expireDuePolls() {
+        for id in self.hub.takeDue(at: self.uptime) {
+            guard let poll = self.hub.remove(id) else { continue }
+            self.counters.expiredPolls += 1
+            self.finish(poll, self.subscribeReply(poll.format, subscribeKey: poll.subscribeKey, items: []))
+        }
+    }
+
+    /// Forgets poll `id` because its connection closed: nothing is consumed; its uuid was alive until now.
+    func dropPoll(_ id: Int) {
+        guard let poll = self.hub.remove(id) else { return }
+        self.refreshPresence(of: poll)
+        self.counters.parkedPolls = self.hub.polls.count
+        self.record(poll.exchange, status: 0)
+    }
+
+    /// Re-resolves the channels of parked polls that named `group`, after the group changed.
+    func groupChanged(_ group: String) {
+        for (id, poll) in self.hub.polls
+        where poll.groups.contains(group) || poll.groups.contains(group + OriginStore.presenceSuffix) {
+            self.hub.updateMatches(of: id, to: self.resolveMatches(channels: poll.listedChannels, groups: poll.groups))
+        }
+    }
+
+    private func finish(_ poll: ParkedPoll, _ reply: OriginReply) {
+        self.refreshPresence(of: poll)
+        self.counters.parkedPolls = self.hub.polls.count
+        self.answer(poll.exchange, reply)
+    }
+
+    /// Marks the poll's uuid as seen now on the channels it keeps alive (a parked poll counts as alive).
+    func refreshPresence(of poll: ParkedPoll) {
+        guard let uuid = poll.uuid else { return }
+        for channel in poll.presenceChannels {
+            self.channels[channel]?.members[uuid]?.lastSeen = self.now
+        }
+    }
+}

@@ -1,0 +1,88 @@
+// PROTOCOL.md §1.5 "Server decoding rules": split the raw target first, decode each element afterwards, because
+// channel names and messages may contain `%2F` and `%2C`; `+` stays a plus (clients never mean a space by it);
+// a second `?` separates parameters too (3.4.2's push requests append `?auth=` after `&uuid=`).
+
+/// A request-target split into raw path segments and decoded query parameters.
+struct RequestTarget: Sendable {
+    /// The path before `?`, still percent-encoded.
+    let rawPath: Substring
+    /// The path split at `/`, without the leading empty segment; each still percent-encoded.
+    let segments: [Substring]
+    /// Query parameters in order, names and values percent-decoded (`+` kept literally).
+    let parameters: [(name: String, value: String)]
+
+    /// Splits `target`. An absolute-form target (`http://host/path`) is reduced to its path.
+    init(_ target: String) {
+        var text = Substring(target)
+        if let schemeEnd = text.range(of: "://"), text[..<schemeEnd.lowerBound].allSatisfy({ $0.isLetter }) {
+            let afterScheme = text[schemeEnd.upperBound...]
+            text = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterScheme[$0...] } ?? "/"
+        }
+        let query: Substring
+        if let mark = text.firstIndex(of: "?") {
+            self.rawPath = text[..<mark]
+            query = text[text.index(after: mark)...]
+        } else {
+            self.rawPath = text
+            query = ""
+        }
+        var segments = self.rawPath.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.first?.isEmpty == true { segments.removeFirst() }
+        self.segments = segments
+        self.parameters = query.split(whereSeparator: { $0 == "&" || $0 == "?" }).map { pair in
+            guard let equals = pair.firstIndex(of: "=") else {
+                return (RequestTarget.decode(pair), "")
+            }
+            return (RequestTarget.decode(pair[..<equals]), RequestTarget.decode(pair[pair.index(after: equals)...]))
+        }
+    }
+
+    /// The decoded value of the first parameter called `name`, or `nil` when absent.
+    func parameter(_ name: String) -> String? {
+        self.parameters.first { $0.name == name }?.value
+    }
+
+    /// The decoded path segment at `index`, or `nil` past the end.
+    func segment(_ index: Int) -> String? {
+        index < self.segments.count ? RequestTarget.decode(self.segments[index]) : nil
+    }
+
+    /// The comma list in the value of parameter `name`, split after decoding; empty elements dropped.
+    func listParameter(_ name: String) -> [String] {
+        guard let value = self.parameter(name) else { return [] }
+        return value.split(separator: ",").map(String.init)
+    }
+
+    /// A path segment holding a comma list (`{chs}`): split at raw `,`, then each element decoded, empty ones dropped.
+    static func list(_ segment: Substring) -> [String] {
+        segment.split(separator: ",").map { RequestTarget.decode($0) }
+    }
+
+    // MARK: - Percent-decoding
+
+    /// `%XX` sequences turned into bytes; malformed sequences are kept literally; `+` is not a space.
+    static func decodedBytes(_ text: Substring) -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "%"), index + 2 < utf8.count,
+                let high = JSONParser.hexValue(utf8[index + 1]), let low = JSONParser.hexValue(utf8[index + 2])
+            {
+                out.append(UInt8(high << 4 | low))
+                index += 3
+            } else {
+                out.append(byte)
+                index += 1
+            }
+        }
+        return out
+    }
+
+    /// Percent-decoded text; bytes that are not UTF-8 become U+FFFD.
+    static func decode(_ text: Substring) -> String {
+        String(decoding: RequestTarget.decodedBytes(text), as: UTF8.self)
+    }
+}

@@ -1,0 +1,64 @@
+import Testing
+
+@testable import LocalOrigin
+
+@Suite struct RequestTargetTests {
+    struct Case: Sendable, CustomStringConvertible {
+        var target: String
+        var segments: [String]
+        var parameters: [String: String]
+        var description: String { self.target }
+    }
+
+    @Test(arguments: [
+        Case(target: "/time/0", segments: ["time", "0"], parameters: [:]),
+        Case(target: "/a%2Fb/c%2Cd?x=1", segments: ["a/b", "c,d"], parameters: ["x": "1"]),
+        Case(
+            target: "/p?uuid=py%20user+1&auth=a+b",
+            segments: ["p"],
+            parameters: ["uuid": "py user+1", "auth": "a+b"]
+        ),
+        Case(
+            target: "/push?add=a&uuid=U?auth=K",
+            segments: ["push"],
+            parameters: ["add": "a", "uuid": "U", "auth": "K"]
+        ),
+        Case(
+            target: "/x?state=%7B%22a%22%3A1%7D&flag",
+            segments: ["x"],
+            parameters: ["state": "{\"a\":1}", "flag": ""]
+        ),
+        Case(target: "/x?v=a%3Db%26c", segments: ["x"], parameters: ["v": "a=b&c"]),
+        Case(target: "/%C3%BC%zz%4", segments: ["ü%zz%4"], parameters: [:]),
+        Case(target: "http://127.0.0.1:8090/time/0?uuid=u", segments: ["time", "0"], parameters: ["uuid": "u"]),
+        Case(target: "/v2/subscribe/s//0", segments: ["v2", "subscribe", "s", "", "0"], parameters: [:]),
+        Case(target: "/a/?b=1&&c=2", segments: ["a", ""], parameters: ["b": "1", "c": "2"]),
+    ])
+    func splitsBeforeDecoding(_ example: Case) {
+        let target = RequestTarget(example.target)
+        #expect(target.segments.indices.map { target.segment($0) } == example.segments)
+        for (name, value) in example.parameters {
+            #expect(target.parameter(name) == value, "\(name)")
+        }
+    }
+
+    @Test func listsSplitAtRawCommasOnly() {
+        let target = RequestTarget("/subscribe/s/a%2Cb,c%20d,,-pnpres/0/0?channel-group=g1,g%2C2,")
+        #expect(RequestTarget.list(target.segments[2]) == ["a,b", "c d", "-pnpres"])
+        // Query values are decoded first, then split: an escaped comma in a group list separates too.
+        #expect(target.listParameter("channel-group") == ["g1", "g", "2"])
+        #expect(RequestTarget.list(",") == [])
+    }
+
+    @Test func firstParameterWinsAndMissingOnesAreNil() {
+        let target = RequestTarget("/x?a=1&a=2")
+        #expect(target.parameter("a") == "1")
+        #expect(target.parameter("b") == nil)
+        #expect(target.segment(5) == nil)
+    }
+
+    @Test func decodesInvalidUTF8Lossily() {
+        #expect(RequestTarget.decode("%FFa") == "\u{FFFD}a")
+        #expect(RequestTarget.decodedBytes("%FF%00+") == [0xFF, 0x00, UInt8(ascii: "+")])
+    }
+}
