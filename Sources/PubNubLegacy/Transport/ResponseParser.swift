@@ -99,9 +99,9 @@ enum ResponseParser {
     /// A timetoken given as a JSON string or number, read as `UInt64` (never through `Double`).
     static func timetoken(_ value: Any?) -> UInt64? {
         if let text = value as? String { return UInt64(text) }
-        if let number = value as? NSNumber, !(value is Bool) {
-            let text = number.stringValue
-            return UInt64(text)
+        // No `is Bool` test: on Linux a JSON 0 or 1 also answers `is Bool`, and `[[],0,0]` must parse.
+        if let number = value as? NSNumber {
+            return UInt64(number.stringValue)
         }
         return nil
     }

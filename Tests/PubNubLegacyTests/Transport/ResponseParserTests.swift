@@ -123,6 +123,8 @@ import Testing
         #expect(throws: ResponseFailure.malformedJSON) {
             try ResponseParser.history(Self.response(200, "[[],\"x\",0]")).get()
         }
+        let empty = try ResponseParser.history(Self.response(200, "[[],0,0]")).get()
+        #expect(empty.messages.isEmpty && empty.start == 0 && empty.end == 0)
     }
 
     @Test func pushListAndAcknowledgements() throws {
