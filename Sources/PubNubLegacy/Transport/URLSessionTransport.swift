@@ -8,6 +8,9 @@ import FoundationNetworking
 /// long-poll never holds a connection that other requests wait for (BEHAVIOR §1.1).
 final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
+    /// Set once by `invalidate()`. FoundationNetworking traps when a task is created on an invalidated session,
+    /// so task creation and invalidation are serialized by this lock.
+    private let invalidated = Locked(false)
 
     /// - Parameters:
     ///   - maximumConnections: Connections per host; the long-poll lane needs two (the old poll may still be
@@ -43,7 +46,7 @@ final class URLSessionTransport: HTTPTransport {
             urlRequest.httpBody = body
             urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let task = self.session.dataTask(with: urlRequest) { data, response, error in
+        let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
             if let error {
                 completion(.failure(Self.classify(error)))
                 return
@@ -54,12 +57,25 @@ final class URLSessionTransport: HTTPTransport {
             }
             completion(.success(TransportResponse(status: http.statusCode, body: data ?? Data())))
         }
-        task.resume()
+        let task = self.invalidated.withLock { invalidated -> URLSessionDataTask? in
+            guard !invalidated else { return nil }
+            let task = self.session.dataTask(with: urlRequest, completionHandler: handler)
+            task.resume()
+            return task
+        }
+        guard let task else {
+            DispatchQueue.global().async { completion(.failure(.cancelled)) }
+            return SessionTask(task: nil)
+        }
         return SessionTask(task: task)
     }
 
     func invalidate() {
-        self.session.invalidateAndCancel()
+        self.invalidated.withLock { invalidated in
+            guard !invalidated else { return }
+            invalidated = true
+            self.session.invalidateAndCancel()
+        }
     }
 
     /// Sorts URLSession errors into the classes of BEHAVIOR §2.8.
@@ -92,13 +108,13 @@ final class URLSessionTransport: HTTPTransport {
 /// Wraps a data task so it can be cancelled from the client queue.
 // @unchecked: the only member is a URLSessionTask, whose `cancel()` is documented thread-safe.
 private final class SessionTask: TransportTask, @unchecked Sendable {
-    private let task: URLSessionTask
+    private let task: URLSessionTask?
 
-    init(task: URLSessionTask) {
+    init(task: URLSessionTask?) {
         self.task = task
     }
 
     func cancel() {
-        self.task.cancel()
+        self.task?.cancel()
     }
 }
