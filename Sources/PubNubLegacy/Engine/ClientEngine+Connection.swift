@@ -397,6 +397,7 @@ extension ClientEngine {
         self.holdOperations = true
         self.abortCurrent(code: kPNRequestExecutionFailedClientNotReadyError)
         self.loop.removeAll()
+        self.channelObjects.removeAll()
         if self.purgesChannelCacheOnDisconnect {
             PNChannel.purgeChannelsCache()
         }

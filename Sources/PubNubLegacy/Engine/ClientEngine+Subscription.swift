@@ -74,6 +74,7 @@ extension ClientEngine {
             if withPresenceEvent {
                 for channel in channels { channel.resetUpdateTimeToken() }
             }
+            self.remember(channels)
             self.loop.subscribe(
                 op: operation.id,
                 adding: Self.subscriptionNames(channels),
@@ -129,7 +130,10 @@ extension ClientEngine {
                 return
             }
             let removed = self.loop.unsubscribe(removing: names)
-            for name in removed { PNChannel.channelWithName(name).resetUpdateTimeToken() }
+            for name in removed {
+                self.channelObject(named: name).resetUpdateTimeToken()
+                self.channelObjects[name] = nil
+            }
             operation.onAbort = { _ in complete(nil) }
             if removed.isEmpty || !withPresenceEvent {
                 complete(nil)
@@ -191,6 +195,7 @@ extension ClientEngine {
                 channel.shouldObservePresence = true
                 channel.isUserDefinedPresenceObservation = true
             }
+            self.remember(channels)
             let companions = channels.map { PNChannelPresence.presenceForChannel($0).name }
             self.subscriptionChanges[operation.id] = SubscriptionChange(
                 onSuccess: { [unowned self] in
@@ -279,14 +284,15 @@ extension ClientEngine {
     /// Turns one subscribe event into a message or presence event and emits it (BEHAVIOR §3.5, §3.10, §3.11).
     func deliverSubscribeEvent(_ envelope: SubscribeEnvelope, receiveDate: PNDate) {
         if PNChannelPresence.isPresenceObservingChannelName(envelope.channel) {
-            let observed = PNChannelPresence.presenceForChannelWithName(envelope.channel).observedChannel()
+            let base = String(envelope.channel.dropLast(PNChannelPresence.presenceSuffix.count))
+            let observed = self.channelObject(named: base)
             if let event = PNPresenceEvent(eventObject: envelope.payload, channel: observed) {
                 observed.updateWithEvent(event)
                 self.emit(.didReceivePresenceEvent(event))
                 return
             }
         }
-        let channel = PNChannel.channelWithName(envelope.channel)
+        let channel = self.channelObject(named: envelope.channel)
         let message = PNMessage(
             message: self.decodeReceivedPayload(envelope.payload),
             channel: channel,

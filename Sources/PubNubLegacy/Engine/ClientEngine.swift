@@ -70,6 +70,9 @@ final class ClientEngine: @unchecked Sendable {
     /// 3.4 purged the process-wide channel cache on a user disconnect. Only the shared client does so here:
     /// with several clients in one process, one client's disconnect must not reset the channels of another.
     var purgesChannelCacheOnDisconnect = false
+    /// The channel objects the app subscribed with, by name: events update and name these objects, so another
+    /// client's purge of the shared channel cache cannot detach them from the app's references.
+    var channelObjects: [String: PNChannel] = [:]
     /// The cipher of the current settings, rebuilt when the cipher key or mode changes.
     var cryptorCache: (key: String, mode: CipherMode, cryptor: MessageCryptor)?
 
@@ -215,6 +218,18 @@ final class ClientEngine: @unchecked Sendable {
     /// The regular (non-`-pnpres`) channels among `names`, as channel objects.
     static func regularChannels(_ names: [String]) -> [PNChannel] {
         PNChannel.channelsWithNames(Self.regularNames(names))
+    }
+
+    /// The object for channel `name`: the one the app subscribed with, else the cached one.
+    func channelObject(named name: String) -> PNChannel {
+        self.channelObjects[name] ?? PNChannel.channelWithName(name)
+    }
+
+    /// Remembers the objects the app passed for later events.
+    func remember(_ channels: [PNChannel]) {
+        for channel in channels {
+            self.channelObjects[channel.name] = channel
+        }
     }
 
     /// The regular (non-`-pnpres`) names among `names`.

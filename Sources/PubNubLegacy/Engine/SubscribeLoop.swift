@@ -178,7 +178,7 @@ final class SubscribeLoop {
             case .success(let parsed):
                 self.lastResponse = parsed
                 for name in request.channels {
-                    PNChannel.channelWithName(name).setUpdateTimeToken(parsed.timetoken)
+                    self.engine.channelObject(named: name).setUpdateTimeToken(parsed.timetoken)
                 }
                 let threshold = self.engine.settings?.requestMessageCountThreshold ?? 0
                 self.perform(
