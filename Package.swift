@@ -8,12 +8,15 @@ let package = Package(
     name: "PubNubLegacy",
     products: [
         .library(name: "PubNubLegacy", targets: ["PubNubLegacy"]),
+        .library(name: "PNObservation", targets: ["PNObservation"]),
         .library(name: "LocalOrigin", targets: ["LocalOrigin"]),
         .executable(name: "LegacyDemo", targets: ["LegacyDemo"]),
     ],
     targets: [
         .target(name: "PubNubLegacy"),
         .testTarget(name: "PubNubLegacyTests", dependencies: ["PubNubLegacy", "LocalOrigin"]),
+        .target(name: "PNObservation", dependencies: ["PubNubLegacy"]),
+        .testTarget(name: "PNObservationTests", dependencies: ["PNObservation", "PubNubLegacy"]),
         .target(name: "LocalOrigin"),
         .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
         .executableTarget(name: "LegacyDemo", dependencies: ["LocalOrigin"]),
