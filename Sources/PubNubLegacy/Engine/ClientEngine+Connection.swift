@@ -167,6 +167,7 @@ extension ClientEngine {
 
     /// Carries out the connection machine's actions in order.
     func perform(_ actions: [ConnectionStateMachine.Action]) {
+        self.updateSnapshot()
         for action in actions {
             PNLog(.PNLogConnectionLayerInfoLevel, self, "connection \(self.connection.state): \(action)")
             switch action {

@@ -74,6 +74,8 @@ final class SubscribeLoop {
     // MARK: - Carrying out actions
 
     private func perform(_ actions: [StateMachine.Action]) {
+        // The machine already holds the outcome: publish it to the getters before any event announces it.
+        self.engine.updateSnapshot()
         for action in actions {
             PNLog(.PNLogCommunicationChannelLayerInfoLevel, self.engine, "subscribe loop: \(action)")
             switch action {
