@@ -14,7 +14,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "PubNubLegacy"),
-        .testTarget(name: "PubNubLegacyTests", dependencies: ["PubNubLegacy"]),
+        .testTarget(name: "PubNubLegacyTests", dependencies: ["PubNubLegacy", "LocalOrigin"]),
         .target(name: "PNObservation", dependencies: ["PubNubLegacy"]),
         .testTarget(name: "PNObservationTests", dependencies: ["PNObservation", "PubNubLegacy"]),
         .target(name: "LocalOrigin"),

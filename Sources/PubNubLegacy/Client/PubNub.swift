@@ -1,6 +1,241 @@
-/// The PubNub 3.4 client: the facade that ported code calls as `PubNub.connect()`, `PubNub.sendMessage(_:toChannel:)`
-/// and so on, plus instances for several clients in one process (DESIGN.md §3).
+import Foundation
+
+/// The PubNub 3.4 client: the facade that ported code calls as `PubNub.connect()`,
+/// `PubNub.sendMessage(_:toChannel:)` and so on, plus instances for several clients in one process (DESIGN.md §3).
 ///
-/// Only the type exists here so that the model layer (block types, notifications) can name it; the facade's
-/// methods are added by the engine work.
-public final class PubNub: @unchecked Sendable {}  // @unchecked: no stored state yet
+/// Every static method forwards to `sharedInstance()`; the same method on an instance drives that instance.
+/// Calls may be made from any thread. They never call back before returning: every outcome — delegate call,
+/// observation-center observers, notification and completion block, in that order — arrives asynchronously on the
+/// delivery queue (`PNConfiguration.deliveryQueue`, `DispatchQueue.main` by default). Operations run one at a time
+/// in call order (3.4's operation lock); calls made while connecting wait and run once connected.
+public final class PubNub: @unchecked Sendable {
+    // @unchecked: the only stored property is `engine`, whose state is confined to its queue and lock boxes.
+
+    let engine: ClientEngine
+
+    private static let shared = Locked<PubNub?>(nil)
+
+    // MARK: - Instances
+
+    /// A client without configuration or delegate; call `setConfiguration(_:)` (or
+    /// `setupWithConfiguration(_:andDelegate:)`) before `connect()`.
+    public convenience init() {
+        self.init(configuration: nil, delegate: nil)
+    }
+
+    /// A client with `configuration` and `delegate` already applied, as `setupWithConfiguration(_:andDelegate:)`
+    /// would. An invalid configuration is reported to the delegate (`pubnubClient(_:error:)`, code 100) and not
+    /// applied.
+    public convenience init(configuration: PNConfiguration?, delegate: (any PNDelegate)? = nil) {
+        self.init(configuration: configuration, delegate: delegate, eventSinks: [])
+    }
+
+    /// Internal designated initializer: `eventSinks` join the observation-center slot (tests use recorders).
+    init(
+        configuration: PNConfiguration?,
+        delegate: (any PNDelegate)?,
+        eventSinks: [any ClientEventSink],
+        serviceLane: (any HTTPTransport)? = nil,
+        longPollLane: (any HTTPTransport)? = nil
+    ) {
+        self.engine = ClientEngine(
+            deliveryQueue: configuration?.deliveryQueue ?? DispatchQueue.main,
+            serviceLane: serviceLane ?? URLSessionTransport(maximumConnections: 4, label: "service"),
+            longPollLane: longPollLane ?? URLSessionTransport(maximumConnections: 2, label: "long-poll")
+        )
+        self.engine.dispatcher.attach(client: self)
+        for sink in eventSinks {
+            self.engine.dispatcher.addSink(sink, to: .observationCenter)
+        }
+        if let configuration {
+            self.setupWithConfiguration(configuration, andDelegate: delegate)
+        } else {
+            self.setDelegate(delegate)
+        }
+    }
+
+    deinit {
+        self.engine.shutdown()
+    }
+
+    /// Adds `sink` to a delivery slot: `PNObservationCenter` and the notification adapter plug in here.
+    package func addEventSink(_ sink: any ClientEventSink, toNotificationSlot: Bool) {
+        self.engine.dispatcher.addSink(sink, to: toNotificationSlot ? .notifications : .observationCenter)
+    }
+
+    /// Removes a sink added with `addEventSink(_:toNotificationSlot:)`.
+    package func removeEventSink(_ sink: any ClientEventSink) {
+        self.engine.dispatcher.removeSink(sink)
+    }
+
+    // MARK: - Shared instance (#1, #2)
+
+    /// The process-wide client the static methods drive, created on first use without configuration.
+    public static func sharedInstance() -> PubNub {
+        self.shared.withLock { shared in
+            if let client = shared {
+                return client
+            }
+            let client = PubNub()
+            client.engine.queue.async {
+                client.engine.purgesChannelCacheOnDisconnect = true
+            }
+            shared = client
+            return client
+        }
+    }
+
+    /// Tears the shared client down without any callback (3.4 `+resetClient`): requests are cancelled, pending
+    /// blocks are dropped, the channel cache is purged, and the next `sharedInstance()` is a new client without
+    /// configuration, delegate or identifier.
+    public static func resetClient() {
+        let client = self.shared.withLock { shared -> PubNub? in
+            defer { shared = nil }
+            return shared
+        }
+        client?.engine.shutdown()
+        PNChannel.purgeChannelsCache()
+    }
+
+    // MARK: - Lifecycle (#3–#10, #70)
+
+    /// Connects to the configured origin (3.4 `+connect`); same as `connectWithSuccessBlock(nil, errorBlock: nil)`.
+    public static func connect() {
+        self.sharedInstance().connect()
+    }
+
+    /// Connects this client to its configured origin; see `connectWithSuccessBlock(_:errorBlock:)`.
+    public func connect() {
+        self.connectWithSuccessBlock(nil, errorBlock: nil)
+    }
+
+    /// Connects the shared client; see the instance method.
+    public static func connectWithSuccessBlock(
+        _ success: PNClientConnectionSuccessBlock?,
+        errorBlock: PNClientConnectionFailureBlock?
+    ) {
+        self.sharedInstance().connectWithSuccessBlock(success, errorBlock: errorBlock)
+    }
+
+    /// Connects to the configured origin.
+    ///
+    /// `willConnectToOrigin:` and `didConnectToOrigin:` follow; `success` gets the origin after the latter. Without
+    /// a valid configuration `errorBlock` gets 100 (also reported through `pubnubClient(_:error:)`); while
+    /// connected or connecting it gets 101 only. An attempt that fails after its retries (10 s each, 3 retries
+    /// 2 s apart) reports `connectionDidFailWithError:` and `errorBlock` (102 when the origin cannot be reached, or
+    /// the TLS error). While the origin is known to be unreachable, `errorBlock` gets 102 at once and the client
+    /// connects on its own when a probe (every 10 s) finds the origin again. A user `disconnect()` before the
+    /// connect finishes calls `errorBlock(nil)`. Each block is called at most once, on the delivery queue.
+    public func connectWithSuccessBlock(
+        _ success: PNClientConnectionSuccessBlock?,
+        errorBlock: PNClientConnectionFailureBlock?
+    ) {
+        let successBox = UserBlock(success)
+        let failureBox = UserBlock(errorBlock)
+        self.engine.queue.async {
+            self.engine.connect(success: successBox, failure: failureBox)
+        }
+    }
+
+    /// Disconnects the shared client; see the instance method.
+    public static func disconnect() {
+        self.sharedInstance().disconnect()
+    }
+
+    /// Closes the connection without sending leave requests (the origin times presence out).
+    ///
+    /// The running operation fails with 105 (its block is called; the delegate is not, as the client is
+    /// disconnecting), the subscription list is forgotten, `didDisconnectFromOrigin:` is delivered exactly once,
+    /// and calls that were waiting run afterwards and fail with 105. Does nothing when not connected.
+    public func disconnect() {
+        self.engine.queue.async {
+            self.engine.disconnect()
+        }
+    }
+
+    /// Applies a configuration to the shared client; see the instance method.
+    public static func setConfiguration(_ configuration: PNConfiguration) {
+        self.sharedInstance().setConfiguration(configuration)
+    }
+
+    /// Applies `configuration`, keeping the current delegate.
+    ///
+    /// An invalid configuration (an empty key, a bad origin or timeout) is reported through
+    /// `pubnubClient(_:error:)` with code 100 and not applied. While connected, a change of origin, TLS setting or
+    /// auth key reconnects to the new origin and restores the subscription (hard reset, about 1 s); any other change
+    /// applies to the next request. The configuration's values are copied: later changes to the object have no
+    /// effect until it is applied again.
+    public func setConfiguration(_ configuration: PNConfiguration) {
+        self.setupWithConfiguration(configuration, andDelegate: self.engine.dispatcher.delegate)
+    }
+
+    /// Applies a configuration and delegate to the shared client; see the instance method.
+    public static func setupWithConfiguration(_ configuration: PNConfiguration, andDelegate: (any PNDelegate)?) {
+        self.sharedInstance().setupWithConfiguration(configuration, andDelegate: andDelegate)
+    }
+
+    /// Sets the delegate, then applies `configuration` as `setConfiguration(_:)` does. The delivery queue becomes
+    /// the configuration's `deliveryQueue` for events emitted from now on.
+    public func setupWithConfiguration(_ configuration: PNConfiguration, andDelegate: (any PNDelegate)?) {
+        self.engine.dispatcher.delegate = andDelegate
+        let settings = ClientSettings(configuration: configuration)
+        if let error = configuration.validationError() {
+            self.engine.queue.async {
+                self.engine.emit(.error(error))
+            }
+            return
+        }
+        self.engine.dispatcher.setQueue(configuration.deliveryQueue)
+        self.engine.queue.async {
+            self.engine.applyConfiguration(settings)
+            if let uuid = settings.uuid {
+                self.engine.setClientIdentifier(uuid)
+            }
+        }
+    }
+
+    /// Sets the shared client's delegate; see the instance method.
+    public static func setDelegate(_ delegate: (any PNDelegate)?) {
+        self.sharedInstance().setDelegate(delegate)
+    }
+
+    /// Replaces the delegate (held weakly, as in 3.4); nil removes it. Events already on their way to the
+    /// delivery queue go to the delegate set when they are delivered.
+    public func setDelegate(_ delegate: (any PNDelegate)?) {
+        self.engine.dispatcher.delegate = delegate
+    }
+
+    /// Sets the shared client's identifier; see the instance method.
+    public static func setClientIdentifier(_ identifier: String?) {
+        self.sharedInstance().setClientIdentifier(identifier)
+    }
+
+    /// Sets the identifier (`uuid`) the client presents; nil generates a new random one.
+    ///
+    /// Not connected, or connected without channels: stored at once, no traffic. Connected with channels: a soft
+    /// reset — a leave for every channel with the old identifier (best effort, at most 10 s), then
+    /// `didUnsubscribeOnChannels:`, then a subscribe to the same channels with the new identifier and
+    /// `didSubscribeOnChannels:`; calls made meanwhile wait. Any string is accepted: it is percent-escaped on the
+    /// wire. Setting the current value again does nothing.
+    public func setClientIdentifier(_ identifier: String?) {
+        self.engine.queue.async {
+            self.engine.setClientIdentifier(identifier)
+        }
+    }
+
+    /// The shared client's identifier; see the instance method.
+    public static func clientIdentifier() -> String? {
+        self.sharedInstance().clientIdentifier()
+    }
+
+    /// The identifier the client presents: nil until the first `connect` unless one was set; generated once and
+    /// kept across connects (3.5.1 rule).
+    public func clientIdentifier() -> String? {
+        self.engine.snapshot.current.uuid
+    }
+
+    /// True only while the client is connected (not while connecting or recovering from a network loss).
+    public func isConnected() -> Bool {
+        self.engine.snapshot.current.connected
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+
+// History variants with a limit (and a direction): spec/API-3.4.md §2.1.7, #60–#66. Each funnels into
+// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)` (#67).
+
+extension PubNub {
+    /// Requests the shared client's history of `channel` (#60): from `from`, without an end date, at most `limit` messages (0 = 100), without a block; see #67.
+    public static func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        limit: UInt
+    ) {
+        self.sharedInstance().requestHistoryForChannel(channel, from: from, limit: limit)
+    }
+
+    /// Requests the history of `channel` (#60): from `from`, without an end date, at most `limit` messages (0 = 100), without a block. Callbacks as for
+    /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
+    public func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        limit: UInt
+    ) {
+        self.requestHistoryForChannel(
+            channel,
+            from: from,
+            to: nil,
+            limit: limit,
+            reverseHistory: false,
+            withCompletionBlock: nil
+        )
+    }
+
+    /// Requests the shared client's history of `channel` (#61): from `from`, to `to`, at most `limit` messages (0 = 100), without a block; see #67.
+    public static func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        to: PNDate?,
+        limit: UInt
+    ) {
+        self.sharedInstance().requestHistoryForChannel(channel, from: from, to: to, limit: limit)
+    }
+
+    /// Requests the history of `channel` (#61): from `from`, to `to`, at most `limit` messages (0 = 100), without a block. Callbacks as for
+    /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
+    public func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        to: PNDate?,
+        limit: UInt
+    ) {
+        self.requestHistoryForChannel(
+            channel,
+            from: from,
+            to: to,
+            limit: limit,
+            reverseHistory: false,
+            withCompletionBlock: nil
+        )
+    }
+
+    /// Requests the shared client's history of `channel` (#62): from `from`, without an end date, at most `limit` messages (0 = 100), with a block; see #67.
+    public static func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        limit: UInt,
+        withCompletionBlock: PNClientHistoryLoadHandlingBlock?
+    ) {
+        self.sharedInstance().requestHistoryForChannel(
+            channel,
+            from: from,
+            limit: limit,
+            withCompletionBlock: withCompletionBlock
+        )
+    }
+
+    /// Requests the history of `channel` (#62): from `from`, without an end date, at most `limit` messages (0 = 100), with a block. Callbacks as for
+    /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
+    public func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        limit: UInt,
+        withCompletionBlock: PNClientHistoryLoadHandlingBlock?
+    ) {
+        self.requestHistoryForChannel(
+            channel,
+            from: from,
+            to: nil,
+            limit: limit,
+            reverseHistory: false,
+            withCompletionBlock: withCompletionBlock
+        )
+    }
+
+    /// Requests the shared client's history of `channel` (#63): from `from`, to `to`, at most `limit` messages (0 = 100), with a block; see #67.
+    public static func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        to: PNDate?,
+        limit: UInt,
+        withCompletionBlock: PNClientHistoryLoadHandlingBlock?
+    ) {
+        self.sharedInstance().requestHistoryForChannel(
+            channel,
+            from: from,
+            to: to,
+            limit: limit,
+            withCompletionBlock: withCompletionBlock
+        )
+    }
+
+    /// Requests the history of `channel` (#63): from `from`, to `to`, at most `limit` messages (0 = 100), with a block. Callbacks as for
+    /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
+    public func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        to: PNDate?,
+        limit: UInt,
+        withCompletionBlock: PNClientHistoryLoadHandlingBlock?
+    ) {
+        self.requestHistoryForChannel(
+            channel,
+            from: from,
+            to: to,
+            limit: limit,
+            reverseHistory: false,
+            withCompletionBlock: withCompletionBlock
+        )
+    }
+
+    /// Requests the shared client's history of `channel` (#64): from `from`, without an end date, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, without a block; see #67.
+    public static func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        limit: UInt,
+        reverseHistory: Bool
+    ) {
+        self.sharedInstance().requestHistoryForChannel(
+            channel,
+            from: from,
+            limit: limit,
+            reverseHistory: reverseHistory
+        )
+    }
+
+    /// Requests the history of `channel` (#64): from `from`, without an end date, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, without a block. Callbacks as for
+    /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
+    public func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        limit: UInt,
+        reverseHistory: Bool
+    ) {
+        self.requestHistoryForChannel(
+            channel,
+            from: from,
+            to: nil,
+            limit: limit,
+            reverseHistory: reverseHistory,
+            withCompletionBlock: nil
+        )
+    }
+
+    /// Requests the shared client's history of `channel` (#65): from `from`, to `to`, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, without a block; see #67.
+    public static func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        to: PNDate?,
+        limit: UInt,
+        reverseHistory: Bool
+    ) {
+        self.sharedInstance().requestHistoryForChannel(
+            channel,
+            from: from,
+            to: to,
+            limit: limit,
+            reverseHistory: reverseHistory
+        )
+    }
+
+    /// Requests the history of `channel` (#65): from `from`, to `to`, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, without a block. Callbacks as for
+    /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
+    public func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        to: PNDate?,
+        limit: UInt,
+        reverseHistory: Bool
+    ) {
+        self.requestHistoryForChannel(
+            channel,
+            from: from,
+            to: to,
+            limit: limit,
+            reverseHistory: reverseHistory,
+            withCompletionBlock: nil
+        )
+    }
+
+    /// Requests the shared client's history of `channel` (#66): from `from`, without an end date, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, with a block; see #67.
+    public static func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        limit: UInt,
+        reverseHistory: Bool,
+        withCompletionBlock: PNClientHistoryLoadHandlingBlock?
+    ) {
+        self.sharedInstance().requestHistoryForChannel(
+            channel,
+            from: from,
+            limit: limit,
+            reverseHistory: reverseHistory,
+            withCompletionBlock: withCompletionBlock
+        )
+    }
+
+    /// Requests the history of `channel` (#66): from `from`, without an end date, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, with a block. Callbacks as for
+    /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
+    public func requestHistoryForChannel(
+        _ channel: PNChannel,
+        from: PNDate?,
+        limit: UInt,
+        reverseHistory: Bool,
+        withCompletionBlock: PNClientHistoryLoadHandlingBlock?
+    ) {
+        self.requestHistoryForChannel(
+            channel,
+            from: from,
+            to: nil,
+            limit: limit,
+            reverseHistory: reverseHistory,
+            withCompletionBlock: withCompletionBlock
+        )
+    }
+}

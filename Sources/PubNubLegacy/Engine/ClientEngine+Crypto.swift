@@ -1,0 +1,49 @@
+// Where the cipher key applies (BEHAVIOR §3.10, CRYPTO.md): outgoing messages are encrypted once, when the
+// publish is built; received messages (subscribe and history, never presence events) are decrypted, and a
+// payload that cannot be decrypted becomes the string `DECRYPTION_ERROR`. Without a cipher key nothing changes.
+
+extension ClientEngine {
+    /// The 3.4 surface value of a message that cannot be decrypted.
+    static let decryptionErrorValue = "DECRYPTION_ERROR"
+
+    /// The cipher of the current settings, nil without a cipher key.
+    var cryptor: MessageCryptor? {
+        guard let settings = self.settings, !settings.cipherKey.isEmpty else { return nil }
+        if let cache = self.cryptorCache, cache.key == settings.cipherKey, cache.mode == settings.cipherMode {
+            return cache.cryptor
+        }
+        let cryptor = MessageCryptor(cipherKey: settings.cipherKey, mode: settings.cipherMode)
+        self.cryptorCache = (settings.cipherKey, settings.cipherMode, cryptor)
+        return cryptor
+    }
+
+    /// The text to publish for a message's JSON text: encrypted (a quoted base64 string, or the 3.3 structure) when
+    /// a cipher key is set. An encryption failure fails the publish with 119 rather than sending a placeholder.
+    func encodeOutgoingPayload(_ json: String) -> Result<String, PNError> {
+        guard let cryptor = self.cryptor else { return .success(json) }
+        switch cryptor.encrypt(messageJSONText: json) {
+        case .success(let wire):
+            return .success(wire)
+        case .failure(let failure):
+            return .failure(
+                PNError(
+                    message: "Message encryption failed: \(failure)",
+                    code: kPNCryptoInputDataProcessingError,
+                    category: .unknown,
+                    associatedObject: nil
+                )
+            )
+        }
+    }
+
+    /// A received payload (subscribe or history), decrypted when a cipher key is set.
+    func decodeReceivedPayload(_ payload: Any) -> Any {
+        guard let cryptor = self.cryptor else { return payload }
+        switch cryptor.decrypt(wireValue: payload) {
+        case .success(let value):
+            return value
+        case .failure:
+            return Self.decryptionErrorValue
+        }
+    }
+}

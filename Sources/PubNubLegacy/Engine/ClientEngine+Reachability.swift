@@ -1,0 +1,154 @@
+import Foundation
+
+// Emulated reachability (BEHAVIOR §2.2, DESIGN A5): Time probes every 10 s, network loss and its recovery, and the
+// presence heartbeat that runs while connected.
+
+extension ClientEngine {
+    // MARK: - Reachability probes
+
+    /// Probes in 10 s unless a probe is already due.
+    func scheduleProbe() {
+        guard self.probeTimer == nil, !self.shutDown else { return }
+        self.probeTimer = self.schedule(after: self.probeInterval) {
+            self.probeTimer = nil
+            self.startProbe()
+        }
+    }
+
+    /// Sends a Time probe now (5 s timeout); its answer drives the connection machine.
+    func startProbe() {
+        guard !self.probeInFlight, self.settings != nil else { return }
+        self.probeInFlight = true
+        var answered = false
+        var task: (any TransportTask)?
+        let conclude: (Bool) -> Void = { reachable in
+            guard !answered else { return }
+            answered = true
+            self.probeInFlight = false
+            self.probeFinished(reachable: reachable)
+        }
+        let timer = self.schedule(after: ClientEngine.probeTimeout) {
+            task?.cancel()
+            conclude(false)
+        }
+        task = self.send(.time, lane: self.serviceLane, timeout: ClientEngine.probeTimeout) { result in
+            timer.cancel()
+            switch result {
+            case .failure(.tls):
+                // The origin answered; only its TLS failed. The connect attempt reports (or downgrades) that.
+                conclude(true)
+            case .failure:
+                conclude(false)
+            case .success(let response):
+                conclude((try? ResponseParser.time(response).get()) != nil)
+            }
+        }
+    }
+
+    private func probeFinished(reachable: Bool) {
+        PNLog(.PNLogReachabilityLevel, self, "origin \(reachable ? "reachable" : "not reachable")")
+        let actions = self.connection.probeFinished(reachable: reachable)
+        let waitingStates: [ConnectionStateMachine.State] = [.created, .disconnected, .disconnectedOnNetworkError]
+        if !reachable, let work = self.connectionWork, waitingStates.contains(self.connection.state) {
+            // T3 → T4: the first probe of a connect found no network: block-only 102, connect later on our own.
+            self.connectionWork = nil
+            if let failure = work.failure {
+                let error = PNError(code: kPNClientConnectionFailedOnInternetFailureError)
+                self.dispatcher.deliverBlock(DeliveryBlock { failure.block(error) })
+            }
+            self.finish(work.operation)
+        }
+        self.perform(actions)
+        if reachable {
+            if self.loopCheckPending {
+                self.loopCheckPending = false
+                self.loop.connectionChecked()
+            }
+            if self.recoveryPending, self.connection.isConnected {
+                self.recoveryPending = false
+                self.loop.restore(catchUp: self.settings?.restoreSubscriptionFromLastTimeToken ?? true)
+            }
+        }
+        if self.keepsProbing {
+            self.scheduleProbe()
+        }
+    }
+
+    /// Probing continues while connected (dead-uplink detection), while waiting for the network and while the
+    /// loop waits to recover.
+    private var keepsProbing: Bool {
+        switch self.connection.state {
+        case .connected, .disconnectedOnNetworkError:
+            return true
+        case .created, .disconnected:
+            return self.connection.connectWhenReachable
+        case .connecting, .disconnecting, .disconnectingOnConfigurationChange, .disconnectingOnNetworkError, .reset:
+            return false
+        }
+    }
+
+    /// A request failed at the transport level: check whether the origin is gone.
+    func transportFailed(_ failure: TransportFailure) {
+        switch failure {
+        case .cancelled, .tls:
+            return
+        case .timedOut, .network, .other:
+            self.startProbe()
+        }
+    }
+
+    /// The loop saw a transport failure: probe, then let it retry (or run the network-loss sequence).
+    func checkConnectionForLoop() {
+        self.loopCheckPending = true
+        self.startProbe()
+    }
+
+    /// The loop failed for an unknown reason: probe every 10 s, restore after the first success (BEHAVIOR §3.8).
+    func startLoopRecovery() {
+        self.recoveryPending = true
+        self.scheduleProbe()
+    }
+
+    // MARK: - Network loss
+
+    func beginNetworkLoss() {
+        self.emit(.willDisconnectWithError(PNError(code: kPNClientConnectionClosedOnInternetFailureError)))
+        self.abortCurrent(code: kPNRequestExecutionFailedOnInternetFailureError)
+        self.loop.connectionLost()
+        self.stopBackgroundTimers()
+        self.loopCheckPending = false
+        self.recoveryPending = false
+        self.perform(self.connection.networkLossFinished())
+    }
+
+    // MARK: - Heartbeat
+
+    /// (Re)starts presence heartbeats when configured and connected.
+    func restartHeartbeat() {
+        self.heartbeatTimer?.cancel()
+        self.heartbeatTimer = nil
+        guard let settings = self.settings, settings.presenceHeartbeatInterval > 0, self.connection.isConnected else {
+            return
+        }
+        self.heartbeatTimer = self.schedule(after: TimeInterval(settings.presenceHeartbeatInterval)) {
+            self.sendHeartbeat()
+            self.restartHeartbeat()
+        }
+    }
+
+    private func sendHeartbeat() {
+        let channels = Self.regularNames(self.loop.machine.channels)
+        guard !channels.isEmpty, let settings = self.settings else { return }
+        let value = settings.presenceHeartbeatValue > 0 ? settings.presenceHeartbeatValue : nil
+        self.send(
+            .heartbeat(channels: channels, heartbeat: value),
+            lane: self.serviceLane,
+            timeout: settings.nonSubscriptionRequestTimeout
+        ) { _ in }
+    }
+
+    func stopBackgroundTimers() {
+        self.heartbeatTimer?.cancel()
+        self.heartbeatTimer = nil
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+
+// Non-subscribe requests (BEHAVIOR §4): time, publish, history, here-now and push. Each runs as one operation
+// with its own timer (started when the operation starts executing) and completes exactly once.
+
+extension ClientEngine {
+    /// Messages above this escaped size go in a POST body so the URL stays short.
+    static let postThreshold = 8 * 1024
+    /// PROTOCOL.md §1.8: escaped channel plus message (GET: escaped; POST: body bytes).
+    static let maximumMessageSize = 32 * 1024
+
+    // MARK: - Request runner
+
+    /// Runs `endpoint` for `operation` on the service lane and finishes the operation with exactly one of
+    /// `success` / `failure`. Idempotent requests are re-sent after a malformed answer, 3 attempts in total;
+    /// publishes never are (BEHAVIOR §4.3).
+    func runRequest<Value>(
+        _ operation: Operation,
+        endpoint: Endpoint,
+        timeoutMessage: String,
+        idempotent: Bool,
+        associatedObject: Any? = nil,
+        parse: @escaping (TransportResponse) -> Result<Value, ResponseFailure>,
+        success: @escaping (Value) -> Void,
+        failure: @escaping (PNError) -> Void
+    ) {
+        let timeout = self.settings?.nonSubscriptionRequestTimeout ?? 10
+        operation.onAbort = { [unowned self] code in
+            failure(PNError(code: code, category: .networkIssues))
+            self.finish(operation)
+        }
+        operation.timers.append(
+            self.schedule(after: timeout) { [unowned self] in
+                guard !operation.finished else { return }
+                operation.tasks.forEach { $0.cancel() }
+                failure(PNError(message: timeoutMessage, code: kPNRequestExecutionFailedByTimeoutError))
+                self.finish(operation)
+            }
+        )
+        var attempts = 0
+        func attempt() {
+            attempts += 1
+            let task = self.send(endpoint, lane: self.serviceLane, timeout: timeout + 1) { [unowned self] result in
+                guard !operation.finished else { return }
+                switch result {
+                case .failure(.cancelled):
+                    return
+                case .failure(let transportFailure):
+                    failure(
+                        PNError.fromTransport(
+                            transportFailure,
+                            networkCode: kPNRequestExecutionFailedOnInternetFailureError,
+                            timeoutMessage: timeoutMessage
+                        )
+                    )
+                    self.finish(operation)
+                    self.transportFailed(transportFailure)
+                case .success(let response):
+                    switch parse(response) {
+                    case .success(let value):
+                        success(value)
+                        self.finish(operation)
+                    case .failure(.malformedJSON) where idempotent && attempts < 3,
+                        .failure(.notUTF8) where idempotent && attempts < 3:
+                        attempt()
+                    case .failure(let responseFailure):
+                        failure(PNError.fromResponse(responseFailure, associatedObject: associatedObject))
+                        self.finish(operation)
+                    }
+                }
+            }
+            if let task { operation.tasks.append(task) }
+        }
+        attempt()
+    }
+
+    // MARK: - Time
+
+    /// `requestServerTimeTokenWithCompletionBlock:`.
+    func requestTime(block: UserBlock<PNClientTimeTokenReceivingCompleteBlock>?) {
+        self.submit("time token") { operation in
+            let fail: (PNError) -> Void = { [unowned self] error in
+                self.emit(
+                    .timeTokenReceiveDidFail(error),
+                    completion: block.map { box in DeliveryBlock { box.block(nil, error) } }
+                )
+            }
+            if let error = self.preflightError(associatedObject: nil) {
+                fail(error)
+                self.finish(operation)
+                return
+            }
+            self.runRequest(
+                operation,
+                endpoint: .time,
+                timeoutMessage: "Time token request failed by timeout",
+                idempotent: true,
+                parse: ResponseParser.time,
+                success: { [unowned self] token in
+                    self.emit(
+                        .didReceiveTimeToken(token),
+                        completion: block.map { box in DeliveryBlock { box.block(NSNumber(value: token), nil) } }
+                    )
+                },
+                failure: fail
+            )
+        }
+    }
+
+    // MARK: - Publish
+
+    /// `sendMessage:toChannel:withCompletionBlock:` after the message was built. `buildError` is the payload or
+    /// channel error found while building it (122, 121, 123, 111); it is reported in call order.
+    func publish(
+        _ message: PNMessage?,
+        buildError: PNError?,
+        block: UserBlock<PNClientMessageProcessingBlock>?
+    ) {
+        self.submit("publish") { operation in
+            let fail: (PNError) -> Void = { [unowned self] error in
+                if let message { error.setAssociatedObject(message) }
+                self.emit(
+                    .messageSendDidFail(message, error),
+                    completion: block.map { box in DeliveryBlock { box.block(.PNMessageSendingError, error) } }
+                )
+            }
+            guard let message, let channel = message.channel, let text = message.message as? String,
+                buildError == nil
+            else {
+                fail(buildError ?? PNError(code: kPNMessageObjectError))
+                self.finish(operation)
+                return
+            }
+            if let error = self.preflightError(associatedObject: message) {
+                fail(error)
+                self.finish(operation)
+                return
+            }
+            let wire: String
+            switch self.encodeOutgoingPayload(text) {
+            case .success(let encoded): wire = encoded
+            case .failure(let error):
+                fail(error)
+                self.finish(operation)
+                return
+            }
+            let escaped = PercentEncoding.escape(wire)
+            let method: Endpoint.PublishMethod = escaped.utf8.count > Self.postThreshold ? .post : .get
+            let size =
+                PercentEncoding.escape(channel.name).utf8.count
+                + (method == .get ? escaped.utf8.count : wire.utf8.count)
+            if size > Self.maximumMessageSize {
+                fail(PNError(code: kPNTooLongMessageError))
+                self.finish(operation)
+                return
+            }
+            self.emit(
+                .willSendMessage(message),
+                completion: block.map { box in DeliveryBlock { box.block(.PNMessageSending, message) } }
+            )
+            self.runRequest(
+                operation,
+                endpoint: .publish(channel: channel.name, message: wire, method: method),
+                timeoutMessage: "Message sending failed by timeout",
+                idempotent: false,
+                associatedObject: message,
+                parse: ResponseParser.publish,
+                success: { [unowned self] _ in
+                    self.emit(
+                        .didSendMessage(message),
+                        completion: block.map { box in DeliveryBlock { box.block(.PNMessageSent, message) } }
+                    )
+                },
+                failure: fail
+            )
+        }
+    }
+
+    // MARK: - History
+
+    /// `requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
+    func requestHistory(
+        _ channel: PNChannel,
+        from: PNDate?,
+        to: PNDate?,
+        limit: UInt,
+        reverse: Bool,
+        block: UserBlock<PNClientHistoryLoadHandlingBlock>?
+    ) {
+        self.submit("history") { operation in
+            let fail: (PNError) -> Void = { [unowned self] error in
+                error.setAssociatedObject(channel)
+                self.emit(
+                    .historyDownloadDidFail(channel, error),
+                    completion: block.map { box in DeliveryBlock { box.block(nil, channel, nil, nil, error) } }
+                )
+            }
+            if let error = channel.validationError() ?? self.preflightError(associatedObject: channel) {
+                fail(error)
+                self.finish(operation)
+                return
+            }
+            var start = from?.timeTokenValue
+            var end = to?.timeTokenValue
+            if let first = start, let last = end, last < first {
+                // 3.4 swaps bounds given in the wrong order.
+                start = last
+                end = first
+            }
+            let count = limit == 0 ? 100 : Int(min(limit, 100))
+            self.runRequest(
+                operation,
+                endpoint: .history(channel: channel.name, start: start, end: end, count: count, reverse: reverse),
+                timeoutMessage: "Channel history request failed by timeout",
+                idempotent: true,
+                associatedObject: channel,
+                parse: ResponseParser.history,
+                success: { [unowned self] response in
+                    let messages = response.messages.map {
+                        PNMessage(
+                            message: self.decodeReceivedPayload($0),
+                            channel: channel,
+                            receiveDate: nil,
+                            timeToken: nil
+                        )
+                    }
+                    let history = PNMessagesHistory(
+                        startDate: PNDate(timeToken: response.start),
+                        endDate: PNDate(timeToken: response.end),
+                        channel: channel,
+                        messages: messages
+                    )
+                    self.emit(
+                        .didReceiveMessageHistory(history),
+                        completion: block.map { box in
+                            DeliveryBlock { box.block(messages, channel, history.startDate, history.endDate, nil) }
+                        }
+                    )
+                },
+                failure: fail
+            )
+        }
+    }
+
+    // MARK: - Here now
+
+    /// `requestParticipantsListForChannel:withCompletionBlock:`.
+    func requestParticipants(_ channel: PNChannel, block: UserBlock<PNClientParticipantsHandlingBlock>?) {
+        self.submit("here now") { operation in
+            let fail: (PNError) -> Void = { [unowned self] error in
+                error.setAssociatedObject(channel)
+                self.emit(
+                    .participantsListDownloadDidFail(channel, error),
+                    completion: block.map { box in DeliveryBlock { box.block(nil, channel, error) } }
+                )
+            }
+            if let error = channel.validationError() ?? self.preflightError(associatedObject: channel) {
+                fail(error)
+                self.finish(operation)
+                return
+            }
+            self.runRequest(
+                operation,
+                endpoint: .hereNow(channel: channel.name),
+                timeoutMessage: "\"Here now\" request failed by timeout",
+                idempotent: true,
+                associatedObject: channel,
+                parse: ResponseParser.hereNow,
+                success: { [unowned self] response in
+                    let hereNow = PNHereNow(
+                        participants: response.uuids,
+                        participantsCount: UInt32(clamping: response.occupancy),
+                        channel: channel
+                    )
+                    channel.updateWithParticipantsList(hereNow)
+                    self.emit(
+                        .didReceiveParticipantsList(hereNow),
+                        completion: block.map { box in DeliveryBlock { box.block(response.uuids, channel, nil) } }
+                    )
+                },
+                failure: fail
+            )
+        }
+    }
+}

@@ -1,0 +1,304 @@
+import Foundation
+
+// Subscribe, unsubscribe, presence observation and the events of the running subscription (BEHAVIOR §3).
+
+extension ClientEngine {
+    // MARK: - Pre-flight
+
+    /// The pre-flight error of a request made now (spec/API-3.4.md §3.3), nil when it may run.
+    func preflightError(associatedObject: Any?) -> PNError? {
+        guard let code = self.connection.preflightErrorCode else { return nil }
+        return PNError(code: code, category: .networkIssues, associatedObject: associatedObject)
+    }
+
+    /// The first refused channel name's error (DESIGN.md §3), nil when every name is usable.
+    static func invalidChannelError(_ channels: [PNChannel]) -> PNError? {
+        channels.lazy.compactMap { $0.validationError() }.first
+    }
+
+    /// Full names for `channels`: each name, plus its `-pnpres` companion when it observes presence.
+    static func subscriptionNames(_ channels: [PNChannel]) -> [String] {
+        var names: [String] = []
+        for channel in channels {
+            names.append(channel.name)
+            if let companion = channel.presenceObserver() {
+                names.append(companion.name)
+            }
+        }
+        return names
+    }
+
+    // MARK: - Subscribe
+
+    /// `subscribeOnChannels:withPresenceEvent:andCompletionHandlingBlock:`.
+    func subscribe(
+        _ channels: [PNChannel],
+        withPresenceEvent: Bool,
+        block: UserBlock<PNClientChannelSubscriptionHandlerBlock>?
+    ) {
+        self.submit("subscribe") { operation in
+            let fail: (PNError) -> Void = { [unowned self] error in
+                error.setAssociatedObject(channels)
+                let reported = (error.associatedObject as? [PNChannel]) ?? channels
+                self.emit(
+                    .subscriptionDidFail(error),
+                    completion: block.map { box in
+                        DeliveryBlock { box.block(.PNSubscriptionProcessNotSubscribedState, reported, error) }
+                    }
+                )
+                self.finish(operation)
+            }
+            if let error = Self.invalidChannelError(channels) ?? self.preflightError(associatedObject: channels) {
+                fail(error)
+                return
+            }
+            let named = channels.filter { !$0.isPresenceObserver() }
+            self.subscriptionChanges[operation.id] = SubscriptionChange(
+                onSuccess: { [unowned self] in
+                    self.emit(
+                        .didSubscribe(named),
+                        completion: block.map { box in
+                            DeliveryBlock { box.block(.PNSubscriptionProcessSubscribedState, named, nil) }
+                        }
+                    )
+                    self.finish(operation)
+                },
+                onFailure: { failure in
+                    fail(PNError.fromSubscribe(failure, timeoutMessage: "Subscription failed by timeout"))
+                }
+            )
+            operation.onAbort = { [unowned self] code in
+                self.subscriptionChanges[operation.id] = nil
+                fail(PNError(code: code, category: .networkIssues))
+            }
+            if withPresenceEvent {
+                for channel in channels { channel.resetUpdateTimeToken() }
+            }
+            self.remember(channels)
+            self.loop.subscribe(
+                op: operation.id,
+                adding: Self.subscriptionNames(channels),
+                withPresenceEvent: withPresenceEvent
+            )
+        }
+    }
+
+    /// `unsubscribeFromChannels:withPresenceEvent:andCompletionHandlingBlock:` (BEHAVIOR §3.6 Layer rules).
+    func unsubscribe(
+        _ channels: [PNChannel],
+        withPresenceEvent: Bool,
+        block: UserBlock<PNClientChannelUnsubscriptionHandlerBlock>?
+    ) {
+        self.submit("unsubscribe") { operation in
+            let complete: (PNError?) -> Void = { [unowned self] error in
+                guard !operation.finished else { return }
+                if let error {
+                    error.setAssociatedObject(channels)
+                    self.emit(
+                        .unsubscriptionDidFail(error),
+                        completion: block.map { box in DeliveryBlock { box.block(channels, error) } }
+                    )
+                } else {
+                    self.emit(
+                        .didUnsubscribe(channels),
+                        completion: block.map { box in DeliveryBlock { box.block(channels, nil) } }
+                    )
+                }
+                self.finish(operation)
+            }
+            if let error = Self.invalidChannelError(channels) {
+                complete(error)
+                return
+            }
+            var names: [String] = []
+            for channel in channels {
+                names.append(channel.name)
+                if !channel.isPresenceObserver() {
+                    names.append(PNChannelPresence.presenceForChannel(channel).name)
+                }
+            }
+            switch self.connection.state {
+            case .connected:
+                break
+            case .disconnectedOnNetworkError, .disconnectingOnNetworkError:
+                // A3: after a network loss the channels leave the restore list at once; no leave is sent.
+                _ = self.loop.unsubscribe(removing: names)
+                complete(nil)
+                return
+            case .created, .connecting, .disconnecting, .disconnectingOnConfigurationChange, .disconnected, .reset:
+                complete(self.preflightError(associatedObject: channels))
+                return
+            }
+            let removed = self.loop.unsubscribe(removing: names)
+            for name in removed {
+                self.channelObject(named: name).resetUpdateTimeToken()
+                self.channelObjects[name] = nil
+            }
+            operation.onAbort = { _ in complete(nil) }
+            if removed.isEmpty || !withPresenceEvent {
+                complete(nil)
+            } else {
+                self.sendLeave(removed) { complete(nil) }
+            }
+        }
+    }
+
+    /// Sends a best-effort leave for `names` with the current identifier; `completion` runs once, when it is
+    /// answered, fails, times out (10 s) or is skipped because the client is offline (BEHAVIOR §3.6).
+    func sendLeave(_ names: [String], completion: @escaping () -> Void) {
+        guard self.connection.isConnected, self.connection.reachability != .notReachable, !names.isEmpty,
+            let settings = self.settings
+        else {
+            completion()
+            return
+        }
+        var done = false
+        var task: (any TransportTask)?
+        let conclude = {
+            guard !done else { return }
+            done = true
+            completion()
+        }
+        let timer = self.schedule(after: settings.nonSubscriptionRequestTimeout) {
+            task?.cancel()
+            conclude()
+        }
+        task = self.send(
+            .leave(channels: names),
+            lane: self.serviceLane,
+            timeout: settings.nonSubscriptionRequestTimeout
+        ) { result in
+            timer.cancel()
+            if case .failure(let failure) = result { self.transportFailed(failure) }
+            conclude()
+        }
+    }
+
+    // MARK: - Presence observation
+
+    /// `enablePresenceObservationForChannels:withCompletionHandlingBlock:`.
+    func enablePresenceObservation(_ channels: [PNChannel], block: UserBlock<PNClientPresenceEnableHandlingBlock>?) {
+        self.submit("enable presence observation") { operation in
+            let fail: (PNError) -> Void = { [unowned self] error in
+                error.setAssociatedObject(channels)
+                self.emit(
+                    .presenceObservationEnablingDidFail(error),
+                    completion: block.map { box in DeliveryBlock { box.block(channels, error) } }
+                )
+                self.finish(operation)
+            }
+            if let error = Self.invalidChannelError(channels) ?? self.preflightError(associatedObject: channels) {
+                fail(error)
+                return
+            }
+            for channel in channels where !channel.isPresenceObserver() {
+                channel.shouldObservePresence = true
+                channel.isUserDefinedPresenceObservation = true
+            }
+            self.remember(channels)
+            let companions = channels.map { PNChannelPresence.presenceForChannel($0).name }
+            self.subscriptionChanges[operation.id] = SubscriptionChange(
+                onSuccess: { [unowned self] in
+                    self.emit(
+                        .didEnablePresenceObservation(channels),
+                        completion: block.map { box in DeliveryBlock { box.block(channels, nil) } }
+                    )
+                    self.finish(operation)
+                },
+                onFailure: { failure in
+                    fail(PNError.fromSubscribe(failure, timeoutMessage: "Subscription failed by timeout"))
+                }
+            )
+            operation.onAbort = { [unowned self] code in
+                self.subscriptionChanges[operation.id] = nil
+                fail(PNError(code: code, category: .networkIssues))
+            }
+            self.loop.subscribe(op: operation.id, adding: companions, withPresenceEvent: false)
+        }
+    }
+
+    /// `disablePresenceObservationForChannels:withCompletionHandlingBlock:`: companions leave the subscription
+    /// without a leave request; completes at once.
+    func disablePresenceObservation(
+        _ channels: [PNChannel],
+        block: UserBlock<PNClientPresenceDisableHandlingBlock>?
+    ) {
+        self.submit("disable presence observation") { operation in
+            if let error = Self.invalidChannelError(channels) ?? self.preflightError(associatedObject: channels) {
+                error.setAssociatedObject(channels)
+                self.emit(
+                    .presenceObservationDisablingDidFail(error),
+                    completion: block.map { box in DeliveryBlock { box.block(channels, error) } }
+                )
+                self.finish(operation)
+                return
+            }
+            let companions = channels.map { PNChannelPresence.presenceForChannel($0).name }
+            _ = self.loop.unsubscribe(removing: companions)
+            for channel in channels where !channel.isPresenceObserver() {
+                channel.shouldObservePresence = false
+                channel.isUserDefinedPresenceObservation = false
+            }
+            self.emit(
+                .didDisablePresenceObservation(channels),
+                completion: block.map { box in DeliveryBlock { box.block(channels, nil) } }
+            )
+            self.finish(operation)
+        }
+    }
+
+    // MARK: - Loop callbacks
+
+    /// The change of operation `op` is in effect.
+    func subscriptionChangeCompleted(op: Int) {
+        self.subscriptionChanges.removeValue(forKey: op)?.onSuccess()
+    }
+
+    /// The change of operation `op` failed.
+    func subscriptionChangeFailed(op: Int, _ failure: SubscribeFailure) {
+        self.subscriptionChanges.removeValue(forKey: op)?.onFailure(failure)
+    }
+
+    /// The running subscription failed outside any call.
+    func subscriptionLoopFailed(channels: [String], _ failure: SubscribeFailure) {
+        let error = PNError.fromSubscribe(failure, timeoutMessage: "Subscription failed by timeout")
+        error.setAssociatedObject(Self.regularChannels(channels))
+        self.emit(.subscriptionDidFail(error))
+    }
+
+    /// One answer carried at least `requestMessageCountThreshold` events (BEHAVIOR §3.9).
+    func messageCountExceeded(_ count: Int) {
+        let threshold = self.settings?.requestMessageCountThreshold ?? 0
+        self.emit(
+            .error(
+                PNError(
+                    message: "Subscribe response carried \(count) messages (threshold \(threshold))",
+                    code: kPNRequestMessageCountExceededError,
+                    category: .messageCountExceeded,
+                    associatedObject: count
+                )
+            )
+        )
+    }
+
+    /// Turns one subscribe event into a message or presence event and emits it (BEHAVIOR §3.5, §3.10, §3.11).
+    func deliverSubscribeEvent(_ envelope: SubscribeEnvelope, receiveDate: PNDate) {
+        if PNChannelPresence.isPresenceObservingChannelName(envelope.channel) {
+            let base = String(envelope.channel.dropLast(PNChannelPresence.presenceSuffix.count))
+            let observed = self.channelObject(named: base)
+            if let event = PNPresenceEvent(eventObject: envelope.payload, channel: observed) {
+                observed.updateWithEvent(event)
+                self.emit(.didReceivePresenceEvent(event))
+                return
+            }
+        }
+        let channel = self.channelObject(named: envelope.channel)
+        let message = PNMessage(
+            message: self.decodeReceivedPayload(envelope.payload),
+            channel: channel,
+            receiveDate: receiveDate,
+            timeToken: envelope.publishTimetoken
+        )
+        self.emit(.didReceiveMessage(message))
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+
+// The engine behind one `PubNub` instance. All state lives on one serial queue; user code never runs on it.
+// Operations (the 3.4 "locking" calls) run one at a time in call order (BEHAVIOR §1.2): each takes the lock
+// when it starts and releases it by finishing exactly once — success, failure, timeout or abort.
+
+/// A running or waiting operation. Queue-confined.
+final class Operation {
+    let id: Int
+    let name: String
+    /// True once the operation reported its outcome; later outcomes are ignored (exactly-once).
+    fileprivate(set) var finished = false
+    /// Called when the client fails everything in flight (network loss: 104, user disconnect: 105).
+    var onAbort: ((Int) -> Void)?
+    /// Cancelled when the operation finishes.
+    var timers: [DispatchWorkItem] = []
+    var tasks: [any TransportTask] = []
+
+    init(id: Int, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// What the getters read from any thread, copied from the queue-confined state after each change.
+struct ClientSnapshot: Sendable {
+    var connected = false
+    var uuid: String?
+    /// Full names, `-pnpres` companions included.
+    var subscribed: [String] = []
+}
+
+final class ClientEngine: @unchecked Sendable {
+    // @unchecked: every `var` below is read and written only on `queue`; `snapshot` and `dispatcher` are lock
+    // boxes, the lanes are Sendable.
+
+    let queue = DispatchQueue(label: "com.pubnub.legacy.client")
+    let dispatcher: EventDispatcher
+    let snapshot = Locked(ClientSnapshot())
+
+    let serviceLane: any HTTPTransport
+    let longPollLane: any HTTPTransport
+
+    var settings: ClientSettings?
+    var uuid: String?
+    var connection = ConnectionStateMachine()
+    private(set) lazy var loop = SubscribeLoop(engine: self)
+
+    private var waiting: [(name: String, start: (Operation) -> Void)] = []
+    private(set) var current: Operation?
+    private var nextOperationID = 0
+    private var pumping = false
+
+    /// The operation carrying the current connect attempt or restore.
+    var connectionWork: ConnectionWork?
+    /// Subscription changes waiting for the loop, by operation id.
+    var subscriptionChanges: [Int: SubscriptionChange] = [:]
+    var probeInFlight = false
+    var probeTimer: DispatchWorkItem?
+    var recoveryPending = false
+    var loopCheckPending = false
+    /// While true, finished operations do not start the next one (user disconnect delivers did-disconnect first).
+    var holdOperations = false
+    var connectAttemptTimer: DispatchWorkItem?
+    var connectAttemptTask: (any TransportTask)?
+    /// Why the last connect attempt failed, for the connection-failed error.
+    var lastConnectFailure: TransportFailure?
+    var heartbeatTimer: DispatchWorkItem?
+    var shutDown = false
+    /// 3.4 purged the process-wide channel cache on a user disconnect. Only the shared client does so here:
+    /// with several clients in one process, one client's disconnect must not reset the channels of another.
+    var purgesChannelCacheOnDisconnect = false
+    /// The channel objects the app subscribed with, by name: events update and name these objects, so another
+    /// client's purge of the shared channel cache cannot detach them from the app's references.
+    var channelObjects: [String: PNChannel] = [:]
+    /// The cipher of the current settings, rebuilt when the cipher key or mode changes.
+    var cryptorCache: (key: String, mode: CipherMode, cryptor: MessageCryptor)?
+
+    /// Delay before a catch-up restore that got no answer counts as the running long-poll.
+    static let restoreSettleInterval: TimeInterval = 1
+    static let probeInterval: TimeInterval = 10
+    /// Seconds between reachability probes (BEHAVIOR §2.2: 10). Queue-confined; tests shorten it.
+    var probeInterval = ClientEngine.probeInterval
+    static let probeTimeout: TimeInterval = 5
+    static let connectAttemptTimeout: TimeInterval = 10
+    static let idleTimeout: TimeInterval = 310
+    static let hardResetDelay: TimeInterval = 1
+
+    init(deliveryQueue: DispatchQueue, serviceLane: any HTTPTransport, longPollLane: any HTTPTransport) {
+        self.dispatcher = EventDispatcher(queue: deliveryQueue)
+        self.serviceLane = serviceLane
+        self.longPollLane = longPollLane
+    }
+
+    /// Stops everything without events (the owning `PubNub` went away, or `resetClient`).
+    func shutdown() {
+        self.queue.async {
+            self.shutDown = true
+            self.connection.resetRequested()
+            self.cancelTimers()
+            self.loop.stop()
+            self.waiting.removeAll()
+            if let current = self.current {
+                current.finished = true
+                current.timers.forEach { $0.cancel() }
+                current.tasks.forEach { $0.cancel() }
+            }
+            self.current = nil
+            self.serviceLane.invalidate()
+            self.longPollLane.invalidate()
+        }
+    }
+
+    // MARK: - Operations
+
+    /// Appends an operation; it starts once every earlier one finished. Call on `queue`.
+    func submit(_ name: String, atHead: Bool = false, _ start: @escaping (Operation) -> Void) {
+        dispatchPrecondition(condition: .onQueue(self.queue))
+        guard !self.shutDown else { return }
+        if atHead {
+            self.waiting.insert((name, start), at: 0)
+        } else {
+            self.waiting.append((name, start))
+        }
+        self.pump()
+    }
+
+    /// Ends `operation` (if it has not ended) and starts the next waiting one.
+    func finish(_ operation: Operation) {
+        dispatchPrecondition(condition: .onQueue(self.queue))
+        guard !operation.finished else { return }
+        operation.finished = true
+        operation.timers.forEach { $0.cancel() }
+        operation.timers.removeAll()
+        operation.tasks.removeAll()
+        operation.onAbort = nil
+        if self.current === operation {
+            self.current = nil
+            self.pump()
+        }
+    }
+
+    /// Fails the running operation through its abort handler (network loss, user disconnect).
+    func abortCurrent(code: Int) {
+        guard let operation = self.current, !operation.finished else { return }
+        operation.tasks.forEach { $0.cancel() }
+        if let abort = operation.onAbort {
+            operation.onAbort = nil
+            abort(code)
+        }
+    }
+
+    /// Starts waiting operations again after `holdOperations`.
+    func resumeOperations() {
+        self.pump()
+    }
+
+    private func pump() {
+        guard !self.pumping, !self.holdOperations else { return }
+        self.pumping = true
+        defer { self.pumping = false }
+        while self.current == nil, !self.waiting.isEmpty, !self.shutDown {
+            let next = self.waiting.removeFirst()
+            self.nextOperationID += 1
+            let operation = Operation(id: self.nextOperationID, name: next.name)
+            self.current = operation
+            next.start(operation)
+        }
+    }
+
+    // MARK: - Timers and requests
+
+    /// Runs `work` on the queue after `delay` seconds; the returned item cancels it.
+    @discardableResult
+    func schedule(after delay: TimeInterval, _ work: @escaping () -> Void) -> DispatchWorkItem {
+        let item = DispatchWorkItem(block: work)
+        self.queue.asyncAfter(deadline: .now() + delay, execute: item)
+        return item
+    }
+
+    /// The request context of the current settings and identifier.
+    var context: EndpointContext? {
+        guard let settings = self.settings, let uuid = self.uuid else { return nil }
+        return settings.endpointContext(uuid: uuid)
+    }
+
+    /// Sends `endpoint` on `lane`; `completion` runs on the queue.
+    @discardableResult
+    func send(
+        _ endpoint: Endpoint,
+        lane: any HTTPTransport,
+        timeout: TimeInterval,
+        completion: @escaping (Result<TransportResponse, TransportFailure>) -> Void
+    ) -> (any TransportTask)? {
+        guard let context = self.context, let request = endpoint.request(in: context, timeout: timeout) else {
+            completion(.failure(.other(domain: "PubNubLegacy", code: -1, description: "invalid origin")))
+            return nil
+        }
+        let box = QueueBox(completion)
+        return lane.send(request) { result in
+            self.queue.async {
+                box.value(result)
+            }
+        }
+    }
+
+    // MARK: - Events
+
+    /// Gate G at this moment.
+    var gateIsOpen: Bool { self.connection.gateIsOpen }
+
+    /// Emits `event` to its listeners (gated unless it is a connection event) and then `completion`.
+    func emit(_ event: ClientEvent, completion: DeliveryBlock? = nil) {
+        guard !self.shutDown else { return }
+        self.dispatcher.deliver(event, notify: event.isUngated || self.gateIsOpen, completion: completion)
+    }
+
+    /// The regular (non-`-pnpres`) channels among `names`, as channel objects.
+    static func regularChannels(_ names: [String]) -> [PNChannel] {
+        PNChannel.channelsWithNames(Self.regularNames(names))
+    }
+
+    /// The object for channel `name`: the one the app subscribed with, else the cached one.
+    func channelObject(named name: String) -> PNChannel {
+        self.channelObjects[name] ?? PNChannel.channelWithName(name)
+    }
+
+    /// Remembers the objects the app passed for later events.
+    func remember(_ channels: [PNChannel]) {
+        for channel in channels {
+            self.channelObjects[channel.name] = channel
+        }
+    }
+
+    /// The regular (non-`-pnpres`) names among `names`.
+    static func regularNames(_ names: [String]) -> [String] {
+        names.filter { !PNChannelPresence.isPresenceObservingChannelName($0) }
+    }
+
+    /// Copies what the getters read.
+    func updateSnapshot() {
+        let connected = self.connection.isConnected
+        let uuid = self.uuid
+        let subscribed = self.loop.machine.channels
+        self.snapshot.withLock {
+            $0.connected = connected
+            $0.uuid = uuid
+            $0.subscribed = subscribed
+        }
+    }
+
+    private func cancelTimers() {
+        self.probeTimer?.cancel()
+        self.probeTimer = nil
+        self.connectAttemptTimer?.cancel()
+        self.connectAttemptTimer = nil
+        self.connectAttemptTask?.cancel()
+        self.connectAttemptTask = nil
+        self.heartbeatTimer?.cancel()
+        self.heartbeatTimer = nil
+    }
+}
+
+/// Carries a queue-confined closure through a transport callback back to the queue.
+// @unchecked: the closure is created on the client queue and called only on it (`ClientEngine.send`).
+struct QueueBox<Value>: @unchecked Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}
+
+/// A subscription change waiting for the loop: what to emit when it completes or fails.
+struct SubscriptionChange {
+    var onSuccess: () -> Void
+    var onFailure: (SubscribeFailure) -> Void
+}
+
+/// A user block held until it is called on the delivery queue.
+// @unchecked: `block` is only ever called inside a `DeliveryBlock`, i.e. on the delivery queue.
+struct UserBlock<Block>: @unchecked Sendable {
+    let block: Block
+
+    init?(_ block: Block?) {
+        guard let block else { return nil }
+        self.block = block
+    }
+}

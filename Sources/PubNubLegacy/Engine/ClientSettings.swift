@@ -1,0 +1,89 @@
+import Foundation
+
+/// The configuration values the engine uses, copied from a `PNConfiguration` when it is applied.
+///
+/// A copy, not the configuration object itself: 3.x code keeps mutating its configuration object after handing
+/// it over, and a change must reach the client only through `setConfiguration` (BEHAVIOR §2.4).
+struct ClientSettings: Equatable, Sendable {
+    var origin = "pubsub.pubnub.com"
+    var secure = true
+    var publishKey = "demo"
+    var subscribeKey = "demo"
+    var secretKey = "0"
+    var cipherKey = ""
+    var authKey = ""
+    var nonSubscriptionRequestTimeout: TimeInterval = 10
+    var subscriptionRequestTimeout: TimeInterval = 10
+    var resubscribeOnConnectionRestore = true
+    var restoreSubscriptionFromLastTimeToken = true
+    var autoReconnectClient = true
+    var keepTimeTokenOnListChange = true
+    var requestMessageCountThreshold = 0
+    /// The presence timeout sent as `heartbeat` (seconds); 0 = the origin's default.
+    var presenceHeartbeatValue = 0
+    /// Seconds between heartbeat requests; 0 = no heartbeats.
+    var presenceHeartbeatInterval = 0
+    var ignoreSecureConnectionRequirement = false
+    /// The long-poll idle timeout (4.x `subscribeMaximumIdleTime`, 3.4 `kPNConnectionIdleTimeout`).
+    var subscribeMaximumIdleTime: TimeInterval = 310
+    /// How messages are encrypted when `cipherKey` is set.
+    var cipherMode = CipherMode.buildDefault
+    /// The client identifier the configuration names (4.x `uuid`), nil to keep the client's.
+    var uuid: String?
+
+    /// A copy of `configuration`'s current values.
+    init(configuration: PNConfiguration) {
+        let values = configuration.settings.current
+        self.origin = values.origin
+        self.secure = values.useSecureConnection
+        self.publishKey = values.publishKey
+        self.subscribeKey = values.subscriptionKey
+        self.secretKey = values.secretKey
+        self.cipherKey = values.cipherKey
+        self.authKey = values.authorizationKey
+        self.nonSubscriptionRequestTimeout = values.nonSubscriptionRequestTimeout
+        self.subscriptionRequestTimeout = values.subscriptionRequestTimeout
+        self.resubscribeOnConnectionRestore = values.resubscribeOnConnectionRestore
+        self.restoreSubscriptionFromLastTimeToken = values.restoreSubscriptionFromLastTimeToken
+        self.autoReconnectClient = values.autoReconnectClient
+        self.keepTimeTokenOnListChange = values.keepTimeTokenOnListChange
+        self.requestMessageCountThreshold = Int(clamping: values.requestMessageCountThreshold)
+        self.presenceHeartbeatValue = values.presenceHeartbeatValue
+        self.presenceHeartbeatInterval = values.presenceHeartbeatInterval
+        self.ignoreSecureConnectionRequirement = values.ignoreSecureConnectionRequirement
+        self.subscribeMaximumIdleTime = values.subscribeMaximumIdleTime
+        self.uuid = values.uuid
+        if values.cryptoBackwardCompatibilityMode {
+            self.cipherMode = .compatibility33
+        } else if values.useRandomInitializationVector {
+            self.cipherMode = .randomIV
+        } else {
+            self.cipherMode = .standard
+        }
+    }
+
+    /// Defaults, for tests of the engine alone.
+    init() {}
+
+    /// 2.7.4: valid iff the publish, subscribe and secret keys are all non-empty (and the origin is usable).
+    var isValid: Bool {
+        !self.publishKey.isEmpty && !self.subscribeKey.isEmpty && !self.secretKey.isEmpty && !self.origin.isEmpty
+    }
+
+    /// Whether applying `new` while connected needs a hard reset (BEHAVIOR §2.9: origin, TLS, auth key).
+    func requiresHardReset(toApply new: ClientSettings) -> Bool {
+        self.origin != new.origin || self.secure != new.secure || self.authKey != new.authKey
+    }
+
+    /// The request context for the given client identifier.
+    func endpointContext(uuid: String) -> EndpointContext {
+        EndpointContext(
+            origin: self.origin,
+            secure: self.secure,
+            publishKey: self.publishKey,
+            subscribeKey: self.subscribeKey,
+            uuid: uuid,
+            authKey: self.authKey
+        )
+    }
+}

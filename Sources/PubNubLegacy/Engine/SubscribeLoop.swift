@@ -1,0 +1,213 @@
+import Foundation
+
+/// Carries out the subscribe loop's decisions (`SubscribeLoop.StateMachine`): sends and cancels the long-poll
+/// on its own lane, runs the handshake and settle timers, and hands answers back to the machine.
+///
+/// Confined to the engine's queue; the engine owns it.
+final class SubscribeLoop {
+    private unowned let engine: ClientEngine
+    private(set) var machine = StateMachine()
+    private var task: (any TransportTask)?
+    private var waitTimer: DispatchWorkItem?
+    private var idleRestartTimer: DispatchWorkItem?
+    private var lastResponse: SubscribeResponse?
+    /// Messages of the previous answer, to drop exact repeats when a catch-up overlaps (BEHAVIOR §3.7).
+    private var recentKeys: Set<String> = []
+
+    init(engine: ClientEngine) {
+        self.engine = engine
+    }
+
+    // MARK: - Inputs from the engine
+
+    /// Adds channels for operation `op`; see `StateMachine.subscribe`.
+    func subscribe(op: Int, adding: [String], withPresenceEvent: Bool, continuingFrom: Cursor? = nil) {
+        let keep = self.engine.settings?.keepTimeTokenOnListChange ?? true
+        self.perform(
+            self.machine.subscribe(
+                op: op,
+                adding: adding,
+                withPresenceEvent: withPresenceEvent,
+                keepTimeToken: keep,
+                continuingFrom: continuingFrom
+            )
+        )
+    }
+
+    /// Removes channels; returns those that were subscribed.
+    func unsubscribe(removing: [String]) -> [String] {
+        let result = self.machine.unsubscribe(removing: removing)
+        self.perform(result.actions)
+        return result.removed
+    }
+
+    /// Forgets every channel; returns them.
+    @discardableResult
+    func removeAll() -> [String] {
+        let result = self.machine.removeAll()
+        self.perform(result.actions)
+        return result.removed
+    }
+
+    /// The connection is gone: suspend, keeping the list.
+    func connectionLost() {
+        self.perform(self.machine.connectionLost())
+    }
+
+    /// Re-issue the kept list (reconnect, hard reset, recovery).
+    func restore(catchUp: Bool) {
+        self.perform(self.machine.restore(catchUp: catchUp))
+    }
+
+    /// The origin answered the check that `.checkConnection` asked for.
+    func connectionChecked() {
+        self.perform(self.machine.connectionChecked())
+    }
+
+    /// Cancels everything without decisions (engine shutdown).
+    func stop() {
+        self.cancelTask()
+        self.idleRestartTimer?.cancel()
+        self.idleRestartTimer = nil
+    }
+
+    // MARK: - Carrying out actions
+
+    private func perform(_ actions: [StateMachine.Action]) {
+        // The machine already holds the outcome: publish it to the getters before any event announces it.
+        self.engine.updateSnapshot()
+        for action in actions {
+            PNLog(.PNLogCommunicationChannelLayerInfoLevel, self.engine, "subscribe loop: \(action)")
+            switch action {
+            case .cancelInFlight:
+                self.cancelTask()
+            case .send(let request):
+                self.send(request)
+            case .deliverEvents:
+                if let response = self.lastResponse {
+                    self.deliver(response)
+                }
+            case .messageCountExceeded(let count):
+                self.engine.messageCountExceeded(count)
+            case .changeCompleted(let op):
+                self.engine.subscriptionChangeCompleted(op: op)
+            case .changeFailed(let op, let failure):
+                self.engine.subscriptionChangeFailed(op: op, failure)
+            case .restored(let channels):
+                self.engine.subscriptionRestored(channels)
+            case .restoreAbandoned:
+                self.engine.subscriptionRestoreAbandoned()
+            case .loopFailed(let channels, let failure):
+                self.engine.subscriptionLoopFailed(channels: channels, failure)
+            case .checkConnection:
+                self.engine.checkConnectionForLoop()
+            case .startRecovery:
+                self.engine.startLoopRecovery()
+            case .scheduleIdleRestart:
+                self.idleRestartTimer?.cancel()
+                let idle = self.engine.settings?.subscribeMaximumIdleTime ?? ClientEngine.idleTimeout
+                self.idleRestartTimer = self.engine.schedule(after: idle) { [weak self] in
+                    guard let self else { return }
+                    let catchUp = self.engine.settings?.restoreSubscriptionFromLastTimeToken ?? true
+                    self.perform(self.machine.idleTimerFired(catchUp: catchUp))
+                }
+            }
+        }
+        self.engine.updateSnapshot()
+    }
+
+    private func cancelTask() {
+        self.task?.cancel()
+        self.task = nil
+        self.waitTimer?.cancel()
+        self.waitTimer = nil
+    }
+
+    private func send(_ request: StateMachine.Request) {
+        self.idleRestartTimer?.cancel()
+        self.idleRestartTimer = nil
+        self.waitTimer?.cancel()
+        self.waitTimer = nil
+        let settings = self.engine.settings ?? ClientSettings()
+        let heartbeat = settings.presenceHeartbeatValue > 0 ? settings.presenceHeartbeatValue : nil
+        let endpoint = Endpoint.subscribe(
+            channels: request.channels,
+            timetoken: request.cursor?.timetoken ?? 0,
+            region: request.cursor?.region,
+            heartbeat: heartbeat
+        )
+        let id = request.id
+        switch request.wait {
+        case .handshake:
+            self.waitTimer = self.engine.schedule(after: settings.subscriptionRequestTimeout) { [weak self] in
+                guard let self else { return }
+                self.task?.cancel()
+                self.perform(self.machine.requestFailed(request: id, .timeout))
+            }
+        case .settle:
+            self.waitTimer = self.engine.schedule(after: ClientEngine.restoreSettleInterval) { [weak self] in
+                guard let self else { return }
+                self.perform(self.machine.restoreSettled(request: id))
+            }
+        case .idle:
+            break
+        }
+        self.task = self.engine.send(
+            endpoint,
+            lane: self.engine.longPollLane,
+            timeout: settings.subscribeMaximumIdleTime
+        ) {
+            [weak self] result in
+            self?.handle(request: request, result)
+        }
+    }
+
+    private func handle(request: StateMachine.Request, _ result: Result<TransportResponse, TransportFailure>) {
+        guard request.id == self.machine.requestInFlight else { return }
+        if request.wait == .handshake {
+            self.waitTimer?.cancel()
+            self.waitTimer = nil
+        }
+        switch result {
+        case .failure(.cancelled):
+            return
+        case .failure(let failure):
+            self.perform(self.machine.requestFailed(request: request.id, .transport(failure)))
+        case .success(let response):
+            switch ResponseParser.subscribe(response) {
+            case .failure(let failure):
+                self.perform(self.machine.requestFailed(request: request.id, .response(failure)))
+            case .success(let parsed):
+                self.lastResponse = parsed
+                for name in request.channels {
+                    self.engine.channelObject(named: name).setUpdateTimeToken(parsed.timetoken)
+                }
+                let threshold = self.engine.settings?.requestMessageCountThreshold ?? 0
+                self.perform(
+                    self.machine.responseReceived(
+                        request: request.id,
+                        cursor: Cursor(timetoken: parsed.timetoken, region: parsed.region),
+                        messageCount: parsed.messages.count,
+                        messageCountThreshold: threshold
+                    )
+                )
+                self.lastResponse = nil
+            }
+        }
+    }
+
+    /// Delivers the events of one answer in array order.
+    private func deliver(_ response: SubscribeResponse) {
+        let receiveDate = PNDate(timeToken: response.timetoken)
+        var keys: Set<String> = []
+        for envelope in response.messages {
+            if let token = envelope.publishTimetoken {
+                let key = "\(envelope.channel)\u{0}\(token)"
+                keys.insert(key)
+                if self.recentKeys.contains(key) { continue }
+            }
+            self.engine.deliverSubscribeEvent(envelope, receiveDate: receiveDate)
+        }
+        self.recentKeys = keys
+    }
+}

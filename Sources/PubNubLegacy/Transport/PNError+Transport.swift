@@ -1,0 +1,103 @@
+import Foundation
+
+// The one place where transport, HTTP-status and body failures become `PNError`s (STYLE.md "Errors").
+
+extension PNError {
+    /// The error of an answer that is not the operation's success (BEHAVIOR §4.4). `associatedObject` is what the
+    /// operation concerns (the message, the channel); without one, an access-denied error carries the channels
+    /// its payload names.
+    static func fromResponse(_ failure: ResponseFailure, associatedObject: Any? = nil) -> PNError {
+        let error = Self.fromResponseWithoutObject(failure)
+        error.setAssociatedObject(associatedObject)
+        if case .accessDenied(_, _, let channels) = failure, !channels.isEmpty {
+            error.setAssociatedObject(PNChannel.channelsWithNames(channels))
+        }
+        return error
+    }
+
+    private static func fromResponseWithoutObject(_ failure: ResponseFailure) -> PNError {
+        switch failure {
+        case .accessDenied(let status, let message, _):
+            let code = status == 403 ? kPNAPIAccessForbiddenError : kPNAPIUnauthorizedAccessError
+            return PNError(
+                message: message.map { "PubNub API access denied: \($0)" },
+                code: code,
+                category: .accessDenied,
+                associatedObject: nil
+            )
+        case .serverMessage(let text, _):
+            return PNError.errorWithResponseErrorMessage(text)
+        case .notUTF8:
+            return PNError(code: kPNResponseEncodingError, category: .malformedResponse)
+        case .malformedJSON:
+            return PNError(code: kPNResponseMalformedJSONError, category: .malformedResponse)
+        case .unexpectedStatus(let status):
+            return PNError(
+                message: "PubNub origin answered with unexpected HTTP status \(status)",
+                code: kPNUnknownError,
+                category: .unknown,
+                associatedObject: nil
+            )
+        }
+    }
+
+    /// The error of a request that got no HTTP answer. Network-class failures carry `networkCode` (104 for a
+    /// request, 102 for a connect attempt); TLS and other failures keep their own domain and code, as 3.4
+    /// passed socket errors through.
+    static func fromTransport(_ failure: TransportFailure, networkCode: Int, timeoutMessage: String?) -> PNError {
+        switch failure {
+        case .timedOut:
+            return PNError(message: timeoutMessage, code: kPNRequestExecutionFailedByTimeoutError)
+        case .cancelled:
+            return PNError(code: kPNRequestExecutionFailedClientNotReadyError)
+        case .network(let code, let description):
+            return PNError(
+                domain: nil,
+                code: networkCode,
+                message: nil,
+                failureReason: description,
+                category: .networkIssues,
+                associatedObject: nil,
+                underlyingError: NSError(domain: NSURLErrorDomain, code: code)
+            )
+        case .tls(let code, let description):
+            return PNError(
+                domain: NSURLErrorDomain,
+                code: code,
+                message: description,
+                failureReason: nil,
+                category: .tlsFailure,
+                associatedObject: nil,
+                underlyingError: NSError(domain: NSURLErrorDomain, code: code)
+            )
+        case .other(let domain, let code, let description):
+            return PNError(
+                domain: domain,
+                code: code,
+                message: description,
+                failureReason: nil,
+                category: .unknown,
+                associatedObject: nil,
+                underlyingError: NSError(domain: domain, code: code)
+            )
+        }
+    }
+
+    /// The error of a failed subscribe request (`timeoutMessage` for 106).
+    static func fromSubscribe(_ failure: SubscribeFailure, timeoutMessage: String) -> PNError {
+        switch failure {
+        case .timeout:
+            return PNError(message: timeoutMessage, code: kPNRequestExecutionFailedByTimeoutError)
+        case .response(let response):
+            return PNError.fromResponse(response)
+        case .transport(let transport):
+            return PNError.fromTransport(
+                transport,
+                networkCode: kPNRequestExecutionFailedOnInternetFailureError,
+                timeoutMessage: timeoutMessage
+            )
+        case .connectionLost:
+            return PNError(code: kPNRequestExecutionFailedOnInternetFailureError)
+        }
+    }
+}

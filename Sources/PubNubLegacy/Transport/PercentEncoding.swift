@@ -1,0 +1,41 @@
+// Escaping for every value the client puts into a URL: channel names, messages, uuid, auth key, query values.
+// PROTOCOL.md §1.5 / §4: only `A-Z a-z 0-9 - _ . ~` stay literal; everything else becomes `%XX` of its UTF-8
+// bytes with uppercase hex. That is stricter than 3.4.2 (which left `'` literal and did not escape uuid/auth),
+// so `,` `/` `?` `&` `+` `%` and spaces always round-trip through the origin's split-then-decode rule.
+
+enum PercentEncoding {
+    /// Returns `value` with every byte outside the unreserved set written as `%XX`.
+    static func escape(_ value: String) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(value.utf8.count)
+        for byte in value.utf8 {
+            if Self.isUnreserved(byte) {
+                out.append(byte)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(Self.hexDigits[Int(byte >> 4)])
+                out.append(Self.hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Escapes each element and joins them with a raw `,`, the list separator of PubNub paths and queries.
+    static func escapeList(_ values: [String]) -> String {
+        values.map(Self.escape).joined(separator: ",")
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+}

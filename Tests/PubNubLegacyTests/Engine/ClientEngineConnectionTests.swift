@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import PubNubLegacy
+
+/// Network loss, recovery and restore (BEHAVIOR §2.7, S-21, S-22, S-23, S-26, S-27, S-53) on the in-memory origin,
+/// whose network the test switches off and on. Probes run every 0.2 s here instead of 10 s.
+@Suite struct ClientEngineConnectionTests {
+    static func connected(_ recorder: EventRecorder, _ transport: FakeTransport) async throws -> PubNub {
+        let client = PubNub.testing(
+            configuration: .testing(origin: "fake.origin:1"),
+            recorder: recorder,
+            transport: transport
+        )
+        client.engine.queue.sync { client.engine.probeInterval = 0.2 }
+        client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: nil)
+        try await recorder.next(.block, "connect")
+        return client
+    }
+
+    @Test func networkLossReportsWillAndDidDisconnectThenReconnectsAndRestoresFromTheLastToken() async throws {
+        let recorder = EventRecorder()
+        let transport = FakeTransport.origin()
+        let client = try await Self.connected(recorder, transport)
+        let name = ClientEngineSubscriptionTests.unique("loss")
+        client.subscribeOnChannel(PNChannel.channelWithName(name))
+        try await recorder.next(.delegate, "didSubscribe")
+        try await transport.waitForRequest(containing: "tt=\(ClientEngineSubscriptionTests.handshakeToken)")
+        transport.setNetworkDown(true)
+        let will = try await recorder.next(.delegate, "willDisconnectWithError")
+        #expect(will.error?.code == kPNClientConnectionClosedOnInternetFailureError)
+        #expect(will.error?.category == .unexpectedDisconnect)
+        let did = try await recorder.next(.delegate, "didDisconnectWithError")
+        #expect(did.error?.code == kPNClientConnectionClosedOnInternetFailureError)
+        #expect(!client.isConnected())
+        // S-26: a request during the outage fails at once with 104, and the delegate hears it (gate open).
+        client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time", error) }
+        let time = try await recorder.next(.block, "time")
+        #expect(time.error?.code == kPNRequestExecutionFailedOnInternetFailureError)
+        #expect(recorder.all(.delegate, "timeTokenReceiveDidFail").count == 1)
+        transport.setNetworkDown(false)
+        try await recorder.next(.delegate, "willConnect", within: 5)
+        try await recorder.next(.delegate, "didConnect")
+        let willRestore = try await recorder.next(.delegate, "willRestoreSubscription")
+        #expect(willRestore.channelNames == [name])
+        try await recorder.next(.delegate, "didRestoreSubscription")
+        let restores = transport.targets.filter {
+            $0.hasPrefix("/v2/subscribe/") && $0.contains("tt=\(ClientEngineSubscriptionTests.handshakeToken)")
+        }
+        #expect(restores.count >= 2)
+        #expect(recorder.all(.delegate, "willDisconnectWithError").count == 1)
+        #expect(recorder.all(.delegate, "didDisconnectWithError").count == 1)
+        #expect(client.isConnected())
+        #expect(client.subscribedChannels().map(\.name) == [name])
+    }
+
+    @Test func aRequestInFlightWhenTheNetworkDropsFailsWith104AndIsNotResent() async throws {
+        let recorder = EventRecorder()
+        let transport = FakeTransport.origin { request in request.url.path.hasPrefix("/publish/") ? .hold : nil }
+        let client = try await Self.connected(recorder, transport)
+        client.sendMessage("in flight", toChannel: PNChannel.channelWithName("f")) { state, value in
+            recorder.block("publish.\(state.rawValue)", value)
+        }
+        try await recorder.next(.block, "publish.0")
+        transport.setNetworkDown(true)
+        let failed = try await recorder.next(.block, "publish.2")
+        #expect((failed.value as? PNError)?.code == kPNRequestExecutionFailedOnInternetFailureError)
+        try await recorder.next(.delegate, "didDisconnectWithError")
+        transport.setNetworkDown(false)
+        try await recorder.next(.delegate, "didConnect", within: 5)
+        #expect(transport.targets.filter { $0.hasPrefix("/publish/") }.count == 1)
+    }
+
+    @Test func unsubscribingDuringAnOutageShrinksTheRestoreWithoutTraffic() async throws {
+        let recorder = EventRecorder()
+        let transport = FakeTransport.origin()
+        let client = try await Self.connected(recorder, transport)
+        let a = ClientEngineSubscriptionTests.unique("a")
+        let b = ClientEngineSubscriptionTests.unique("b")
+        client.subscribeOnChannels(PNChannel.channelsWithNames([a, b]))
+        try await recorder.next(.delegate, "didSubscribe")
+        transport.setNetworkDown(true)
+        try await recorder.next(.delegate, "didDisconnectWithError")
+        client.unsubscribeFromChannel(PNChannel.channelWithName(a)) { _, error in recorder.block("unsubscribe", error) }
+        let done = try await recorder.next(.block, "unsubscribe")
+        #expect(done.value == nil)
+        transport.setNetworkDown(false)
+        let restored = try await recorder.next(.delegate, "willRestoreSubscription", within: 5)
+        #expect(restored.channelNames == [b])
+        try await recorder.next(.delegate, "didRestoreSubscription")
+        #expect(!transport.targets.contains { $0.contains("/leave") })
+    }
+
+    @Test func refusingToReconnectEndsDisconnected() async throws {
+        let recorder = EventRecorder()
+        recorder.reconnectAnswer.set(NSNumber(value: false))
+        let transport = FakeTransport.origin()
+        let client = try await Self.connected(recorder, transport)
+        client.subscribeOnChannel(PNChannel.channelWithName(ClientEngineSubscriptionTests.unique("r")))
+        try await recorder.next(.delegate, "didSubscribe")
+        transport.setNetworkDown(true)
+        try await recorder.next(.delegate, "didDisconnectWithError")
+        transport.setNetworkDown(false)
+        let deadline = Date().addingTimeInterval(5)
+        while client.engine.queue.sync(execute: { client.engine.connection.state }) != .disconnected {
+            if Date() > deadline { throw RecorderTimeout(wanted: "state disconnected", seen: []) }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        #expect(recorder.all(.delegate, "willConnect").count == 1)
+        #expect(client.subscribedChannels().isEmpty)
+    }
+
+    static func tlsRefusingOrigin() -> FakeTransport {
+        FakeTransport.origin { request in
+            request.url.scheme == "https" ? .fail(.tls(code: -1202, description: "certificate untrusted")) : nil
+        }
+    }
+
+    @Test func aTLSFailureIsReportedAndNeverDowngradedByDefault() async throws {
+        let recorder = EventRecorder()
+        let transport = Self.tlsRefusingOrigin()
+        let configuration = PNConfiguration.testing(origin: "fake.origin:1")
+        configuration.useSecureConnection = true
+        let client = PubNub.testing(configuration: configuration, recorder: recorder, transport: transport)
+        client.connectWithSuccessBlock(nil) { recorder.block("connectError", $0) }
+        let failed = try await recorder.next(.block, "connectError", within: 15)
+        #expect(failed.error?.category == .tlsFailure)
+        #expect(transport.requests.allSatisfy { $0.url.scheme == "https" })
+    }
+
+    @Test func theTLSRequirementMayBeWaivedByConfiguration() async throws {
+        let recorder = EventRecorder()
+        let transport = Self.tlsRefusingOrigin()
+        let configuration = PNConfiguration.testing(origin: "fake.origin:1")
+        configuration.useSecureConnection = true
+        configuration.ignoreSecureConnectionRequirement = true
+        let client = PubNub.testing(configuration: configuration, recorder: recorder, transport: transport)
+        client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: nil)
+        try await recorder.next(.block, "connect")
+        client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time", error) }
+        let time = try await recorder.next(.block, "time")
+        #expect(time.error == nil)
+        #expect(transport.requests.last?.url.scheme == "http")
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import PubNubLegacy
+
+@Suite struct PNErrorTransportTests {
+    @Test(
+        arguments: [
+            (
+                ResponseFailure.accessDenied(status: 403, message: "Forbidden", channels: ["a"]), 113,
+                PNErrorCategory.accessDenied
+            ),
+            (.accessDenied(status: 401, message: nil, channels: []), 112, .accessDenied),
+            (.serverMessage("Invalid Subscribe Key", status: 400), 109, .unknown),
+            (.serverMessage("Message Too Large", status: 400), 110, .unknown),
+            (.serverMessage("Presence not enabled", status: 200), 107, .unknown),
+            (.serverMessage("Something else", status: 400), -1, .unknown),
+            (.notUTF8, 126, .malformedResponse),
+            (.malformedJSON, 127, .malformedResponse),
+            (.unexpectedStatus(502), -1, .unknown),
+        ]
+    )
+    func responseFailuresBecomeTheirCodes(failure: ResponseFailure, code: Int, category: PNErrorCategory) {
+        let error = PNError.fromResponse(failure)
+        #expect(error.code == code)
+        #expect(error.category == category)
+    }
+
+    @Test func unexpectedStatusNamesTheStatus() {
+        #expect(PNError.fromResponse(.unexpectedStatus(502)).localizedDescription.contains("502"))
+    }
+
+    @Test func accessDeniedPrefersTheOperationsObjectOverThePayloadChannels() {
+        let channel = PNChannel.channelWithName("h")
+        let denied = ResponseFailure.accessDenied(status: 403, message: nil, channels: ["x"])
+        #expect(PNError.fromResponse(denied, associatedObject: channel).associatedObject as? PNChannel == channel)
+        let channels = PNError.fromResponse(denied).associatedObject as? [PNChannel]
+        #expect(channels?.map(\.name) == ["x"])
+    }
+
+    @Test func transportFailuresKeepTheirClass() {
+        let network = PNError.fromTransport(
+            .network(code: -1004, description: "refused"),
+            networkCode: 104,
+            timeoutMessage: nil
+        )
+        #expect(network.code == 104 && network.category == .networkIssues)
+        let timeout = PNError.fromTransport(
+            .timedOut,
+            networkCode: 104,
+            timeoutMessage: "Time token request failed by timeout"
+        )
+        #expect(timeout.code == 106 && timeout.localizedDescription == "Time token request failed by timeout")
+        let tls = PNError.fromTransport(
+            .tls(code: -1202, description: "untrusted"),
+            networkCode: 102,
+            timeoutMessage: nil
+        )
+        #expect(tls.code == -1202 && tls.domain == NSURLErrorDomain && tls.category == .tlsFailure)
+        let other = PNError.fromTransport(
+            .other(domain: "D", code: 7, description: "x"),
+            networkCode: 104,
+            timeoutMessage: nil
+        )
+        #expect(other.code == 7 && other.domain == "D")
+    }
+
+    @Test func subscribeTimeoutsCarryTheSubscribeMessage() {
+        let error = PNError.fromSubscribe(.timeout, timeoutMessage: "Subscription failed by timeout")
+        #expect(error.code == 106 && error.localizedDescription == "Subscription failed by timeout")
+        #expect(PNError.fromSubscribe(.connectionLost, timeoutMessage: "").code == 104)
+    }
+}

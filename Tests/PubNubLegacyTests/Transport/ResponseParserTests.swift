@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@testable import PubNubLegacy
+
+@Suite struct ResponseParserTests {
+    static func response(_ status: Int, _ body: String) -> TransportResponse {
+        TransportResponse(status: status, body: Data(body.utf8))
+    }
+
+    @Test func timeReadsASeventeenDigitTokenExactly() throws {
+        let token = try ResponseParser.time(Self.response(200, "[17953397910658811]")).get()
+        #expect(token == 17_953_397_910_658_811)
+    }
+
+    @Test func timeRejectsOtherShapes() {
+        #expect(throws: ResponseFailure.malformedJSON) { try ResponseParser.time(Self.response(200, "[1,2]")).get() }
+        #expect(throws: ResponseFailure.malformedJSON) { try ResponseParser.time(Self.response(200, "[17")).get() }
+    }
+
+    @Test func publishSuccessCarriesTheTimetoken() throws {
+        let token = try ResponseParser.publish(Self.response(200, "[1,\"Sent\",\"14820999383119516\"]")).get()
+        #expect(token == 14_820_999_383_119_516)
+    }
+
+    @Test(
+        arguments: [
+            (400, "[0,\"Invalid Key\",\"14820999375199241\"]", "Invalid Key"),
+            (400, "[0,\"Message Too Large\",\"15635079026391944\"]", "Message Too Large"),
+            (200, "[0,\"Invalid JSON\"]", "Invalid JSON"),
+            (
+                400,
+                "{\"message\":\"Invalid Subscribe Key\",\"error\":true,\"service\":\"Access Manager\",\"status\":400}",
+                "Invalid Subscribe Key"
+            ),
+        ]
+    )
+    func publishRejectionsKeepTheServerText(status: Int, body: String, text: String) {
+        #expect(throws: ResponseFailure.serverMessage(text, status: status)) {
+            try ResponseParser.publish(Self.response(status, body)).get()
+        }
+    }
+
+    @Test func accessDeniedKeepsThePayloadChannels() {
+        let body = """
+            {"message":"Forbidden","payload":{"channels":["a","b"]},"error":true,"service":"Access Manager","status":403}
+            """
+        #expect(throws: ResponseFailure.accessDenied(status: 403, message: "Forbidden", channels: ["a", "b"])) {
+            try ResponseParser.subscribe(Self.response(403, body)).get()
+        }
+        #expect(throws: ResponseFailure.accessDenied(status: 401, message: nil, channels: [])) {
+            try ResponseParser.time(Self.response(401, "<html>")).get()
+        }
+    }
+
+    @Test func nonJSONErrorPagesBecomeUnexpectedStatus() {
+        #expect(throws: ResponseFailure.unexpectedStatus(502)) {
+            try ResponseParser.subscribe(Self.response(502, "<html>Bad Gateway</html>")).get()
+        }
+        #expect(throws: ResponseFailure.unexpectedStatus(414)) {
+            try ResponseParser.subscribe(Self.response(414, "[]")).get()
+        }
+    }
+
+    @Test func malformedAndNonUTF8BodiesAreDistinguished() {
+        #expect(throws: ResponseFailure.malformedJSON) {
+            try ResponseParser.subscribe(Self.response(200, "{\"t\":{\"t\":\"1\"")).get()
+        }
+        let latin1 = TransportResponse(status: 200, body: Data([0x5B, 0xFF, 0xFE, 0x5D]))
+        #expect(throws: ResponseFailure.notUTF8) { try ResponseParser.time(latin1).get() }
+    }
+
+    @Test func subscribeParsesCursorAndEnvelopesInOrder() throws {
+        let body = """
+            {"t":{"t":"14818963588185526","r":12},"m":[
+              {"a":"2","f":0,"p":{"t":"14818963587725382","r":2},"k":"sub","c":"a","d":{"text":"hi"},"b":"a","i":"u2"},
+              {"a":"2","f":0,"p":{"t":"14818963587725383","r":2},"k":"sub","c":"a-pnpres",
+               "d":{"action":"join","timestamp":1481896358,"uuid":"u2","occupancy":1}},
+              {"f":0,"p":{"t":"14818963587725384","r":2},"k":"sub","c":"b","d":5}
+            ]}
+            """
+        let parsed = try ResponseParser.subscribe(Self.response(200, body)).get()
+        #expect(parsed.timetoken == 14_818_963_588_185_526)
+        #expect(parsed.region == 12)
+        #expect(parsed.messages.map(\.channel) == ["a", "a-pnpres", "b"])
+        #expect(parsed.messages[0].subscription == "a")
+        #expect(parsed.messages[0].publisher == "u2")
+        #expect(parsed.messages[0].publishTimetoken == 14_818_963_587_725_382)
+        #expect((parsed.messages[0].payload as? [String: Any])?["text"] as? String == "hi")
+        #expect((parsed.messages[2].payload as? NSNumber)?.intValue == 5)
+    }
+
+    @Test func subscribeHandshakeHasNoMessages() throws {
+        let parsed = try ResponseParser.subscribe(Self.response(200, "{\"t\":{\"t\":\"15\",\"r\":1},\"m\":[]}")).get()
+        #expect(parsed.timetoken == 15)
+        #expect(parsed.messages.isEmpty)
+    }
+
+    @Test func errorPayloadOnA200IsAServerMessage() {
+        #expect(throws: ResponseFailure.serverMessage("Presence not enabled", status: 200)) {
+            try ResponseParser.hereNow(Self.response(200, "{\"error\":\"Presence not enabled\"}")).get()
+        }
+    }
+
+    @Test func hereNowReadsPlainAndObjectUUIDs() throws {
+        let plain = try ResponseParser.hereNow(
+            Self.response(200, "{\"status\":200,\"message\":\"OK\",\"uuids\":[\"u1\",\"u2\"],\"occupancy\":2}")
+        ).get()
+        #expect(plain == HereNowResponse(uuids: ["u1", "u2"], occupancy: 2))
+        let objects = try ResponseParser.hereNow(
+            Self.response(200, "{\"uuids\":[{\"uuid\":\"u1\",\"state\":{}}],\"occupancy\":1}")
+        ).get()
+        #expect(objects == HereNowResponse(uuids: ["u1"], occupancy: 1))
+    }
+
+    @Test func historyNeedsNumericBounds() throws {
+        let parsed = try ResponseParser.history(
+            Self.response(200, "[[\"m1\",{\"k\":2}],14820999261239656,14820999264622346]")
+        ).get()
+        #expect(parsed.messages.count == 2)
+        #expect(parsed.start == 14_820_999_261_239_656)
+        #expect(parsed.end == 14_820_999_264_622_346)
+        #expect(throws: ResponseFailure.malformedJSON) {
+            try ResponseParser.history(Self.response(200, "[[],\"x\",0]")).get()
+        }
+        let empty = try ResponseParser.history(Self.response(200, "[[],0,0]")).get()
+        #expect(empty.messages.isEmpty && empty.start == 0 && empty.end == 0)
+    }
+
+    @Test func pushListAndAcknowledgements() throws {
+        #expect(try ResponseParser.pushChannels(Self.response(200, "[\"a\",\"b\"]")).get() == ["a", "b"])
+        #expect(try ResponseParser.pushChannels(Self.response(200, "[]")).get() == [])
+        try ResponseParser.acknowledgement(Self.response(200, "[1,\"Modified Channels\"]")).get()
+        try ResponseParser.acknowledgement(
+            Self.response(200, "{\"status\":200,\"action\":\"leave\",\"message\":\"OK\",\"service\":\"Presence\"}")
+        ).get()
+        #expect(throws: ResponseFailure.serverMessage("Invalid device token", status: 400)) {
+            try ResponseParser.acknowledgement(Self.response(400, "{\"error\":\"Invalid device token\"}")).get()
+        }
+    }
+}
