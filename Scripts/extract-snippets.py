@@ -11,6 +11,10 @@ How a block is wrapped depends on the HTML comment on the last non-blank line be
                                     do not clash; it is compiled, never called.
     <!-- snippet: run -->           the same, and SnippetTests calls it: only for cheap, loopback-only code.
     <!-- snippet: file-scope -->    the block is copied to file scope as it is (type declarations, extensions).
+    <!-- snippet: manifest -->      a `Package.swift` excerpt of a package that depends on this one. Manifests are
+                                    not compiled (PackageDescription is not available to a test target); instead
+                                    every `.product(name:package:)` must name a product of this package's
+                                    Package.swift, with the package identity the `.package(url:)` gives.
 `import` lines are taken out of every block and merged into the file's imports. Python 3 standard library only.
 """
 
@@ -23,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = ["README.md", "MIGRATION.md"]
 OUTPUT = ROOT / "Tests" / "SnippetTests" / "Snippets.generated.swift"
 BASE_IMPORTS = {"Foundation", "LocalOrigin", "PNObservation", "PubNubLegacy"}
-KINDS = {"function", "run", "file-scope"}
+KINDS = {"function", "run", "file-scope", "manifest"}
 
 MARKER = re.compile(r"^<!--\s*snippet:\s*([a-z-]+)\s*-->$")
 FENCE_OPEN = re.compile(r"^(\s*)```swift\s*$")
@@ -102,6 +106,33 @@ def parse_document(document, text):
     return snippets
 
 
+def package_products(root=ROOT):
+    """The product names this package's Package.swift declares."""
+    manifest = (root / "Package.swift").read_text(encoding="utf-8")
+    return set(re.findall(r'\.(?:library|executable)\(\s*name:\s*"([^"]+)"', manifest))
+
+
+def check_manifest(snippet, root=ROOT):
+    """Problems of a `manifest` block: unknown products, or a package name that is not the URL's identity."""
+    text = "\n".join(snippet.lines)
+    where = f"{snippet.document} snippet {snippet.index} (manifest)"
+    urls = re.findall(r'\.package\(\s*url:\s*"([^"]+)"', text)
+    if len(urls) != 1:
+        return [f"{where}: expected one .package(url:), found {len(urls)}"]
+    identity = urls[0].rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+    products = re.findall(r'\.product\(\s*name:\s*"([^"]+)",\s*package:\s*"([^"]+)"\s*\)', text)
+    if not products:
+        return [f"{where}: names no .product(name:package:)"]
+    known = package_products(root)
+    problems = []
+    for name, package in products:
+        if name not in known:
+            problems.append(f"{where}: product '{name}' is not one of this package's products {sorted(known)}")
+        if package != identity:
+            problems.append(f"{where}: package '{package}' is not the identity '{identity}' of {urls[0]}")
+    return problems
+
+
 def strip_blank_edges(lines):
     start, end = 0, len(lines)
     while start < end and not lines[start].strip():
@@ -116,6 +147,8 @@ def render(snippets):
     imports = set(BASE_IMPORTS)
     bodies = []
     for snippet in snippets:
+        if snippet.kind == "manifest":
+            continue
         kept = []
         for line in snippet.lines:
             found = IMPORT.match(line.strip())
@@ -135,7 +168,8 @@ def render(snippets):
         "//",
         "// Each ```swift block of the documents becomes the body of its own function (or, marked",
         "// `<!-- snippet: file-scope -->`, file-scope code), so compiling this target compiles every block. The",
-        "// formatter skips this file: the blocks keep the layout they have in the documents.",
+        "// formatter skips this file: the blocks keep the layout they have in the documents. Blocks marked",
+        "// `<!-- snippet: manifest -->` (Package.swift excerpts) are checked by the script instead of compiled.",
         "",
     ]
     out += [f"import {name}" for name in sorted(imports)]
@@ -176,7 +210,11 @@ def render(snippets):
 
 
 def generated_text(root=ROOT):
-    return render(read_snippets(root))
+    snippets = read_snippets(root)
+    problems = [problem for s in snippets if s.kind == "manifest" for problem in check_manifest(s, root)]
+    if problems:
+        raise SnippetError("; ".join(problems))
+    return render(snippets)
 
 
 def check(root=ROOT):
@@ -205,8 +243,9 @@ def main():
         text = generated_text()
         OUTPUT.parent.mkdir(parents=True, exist_ok=True)
         OUTPUT.write_text(text, encoding="utf-8")
-        count = len(read_snippets())
-        print(f"wrote {OUTPUT.relative_to(ROOT)} ({count} snippets)")
+        snippets = read_snippets()
+        manifests = sum(1 for snippet in snippets if snippet.kind == "manifest")
+        print(f"wrote {OUTPUT.relative_to(ROOT)} ({len(snippets) - manifests} snippets; {manifests} manifests checked)")
         return 0
     except SnippetError as error:
         print(f"extract-snippets: {error}", file=sys.stderr)

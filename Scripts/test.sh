@@ -13,6 +13,9 @@ swift build -Xswiftc -warnings-as-errors
 step "format lint"
 swift format lint --strict -r Package.swift Sources Tests
 
+step "migration guide: MIGRATION.md against the public symbols and the 3.4 API list; snippets up to date"
+python3 Scripts/check-migration.py
+
 step "swift test"
 swift test -Xswiftc -warnings-as-errors
 

@@ -4,8 +4,10 @@
 //
 // Each ```swift block of the documents becomes the body of its own function (or, marked
 // `<!-- snippet: file-scope -->`, file-scope code), so compiling this target compiles every block. The
-// formatter skips this file: the blocks keep the layout they have in the documents.
+// formatter skips this file: the blocks keep the layout they have in the documents. Blocks marked
+// `<!-- snippet: manifest -->` (Package.swift excerpts) are checked by the script instead of compiled.
 
+import Dispatch
 import Foundation
 import LocalOrigin
 import PNObservation
@@ -20,11 +22,183 @@ func readmeSnippet1() throws {
     print(origin.address)                  // "127.0.0.1:PORT": what a client's origin setting takes
 }
 
+// MARK: - MIGRATION.md
+
+// MIGRATION.md snippet 2, under "2. The naming rule".
+func migrationSnippet2() throws {
+    let channels = PNChannel.channelsWithNames(["iosdev", "androiddev", "wpdev"])
+    PubNub.subscribeOnChannels(channels, withPresenceEvent: true) { state, subscribed, error in
+        switch state {
+        case PNSubscriptionProcessSubscribedState:
+            print("subscribed to \(subscribed.map(\.name))")
+        case PNSubscriptionProcessNotSubscribedState:
+            print("subscribe failed: \(error?.localizedDescription ?? "unknown error")")
+        default:
+            break  // will restore / restored after a reconnect
+        }
+    }
+}
+
+// MIGRATION.md snippet 3, under "2. The naming rule".
+func migrationSnippet3() throws {
+    let configuration = PNConfiguration.configurationWithPublishKey("demo", subscribeKey: "demo", secretKey: nil)
+    let alice = PubNub(configuration: configuration)
+    let bob = PubNub(configuration: configuration)
+    alice.setClientIdentifier("alice")
+    bob.setClientIdentifier("bob")
+    alice.connect()
+    bob.connect()
+}
+
+// MIGRATION.md snippet 4, under "3. The 3.4 "start coding" example, ported" (file scope).
+final class AppDelegate: PNDelegate {
+    func pubnubClient(_ client: PubNub, didReceiveMessage message: PNMessage) {
+        print("received: \(message.message ?? "")")
+    }
+}
+
+// MIGRATION.md snippet 5, under "3. The 3.4 "start coding" example, ported".
+func migrationSnippet5() throws {
+    let appDelegate = AppDelegate()  // the delegate is held weakly: keep it
+    PubNub.setDelegate(appDelegate)
+
+    PubNub.setConfiguration(
+        PNConfiguration.configurationForOrigin(
+            "pubsub.pubnub.com",
+            publishKey: "demo",
+            subscribeKey: "demo",
+            secretKey: "mySecret"
+        )
+    )
+    PubNub.connect()
+
+    let channel1 = PNChannel.channelWithName("a", shouldObservePresence: true)
+    PubNub.subscribeOnChannel(channel1)
+    PubNub.sendMessage("hello from PubNub iOS!", toChannel: channel1)
+
+    dispatchMain()  // a command-line program must let the main queue run
+}
+
+// MIGRATION.md snippet 6, under "Developing offline with LocalOrigin" (run by SnippetTests).
+func migrationSnippet6() throws {
+    let origin = try LocalOrigin.start()  // 127.0.0.1, kernel-chosen port
+    defer { origin.stop() }
+
+    final class Inbox: PNDelegate {
+        let received = DispatchSemaphore(value: 0)
+
+        func pubnubClient(_ client: PubNub, didReceiveMessage message: PNMessage) {
+            print("received: \(message.message ?? "")")
+            self.received.signal()
+        }
+    }
+
+    let configuration = PNConfiguration(
+        origin: origin.address,  // "127.0.0.1:PORT"
+        publishKey: "demo",
+        subscribeKey: "demo",
+        secretKey: nil,
+        cipherKey: nil
+    )
+    configuration.useSecureConnection = false  // LocalOrigin speaks plain HTTP
+    configuration.deliveryQueue = DispatchQueue(label: "chat.pubnub.callbacks")
+
+    let inbox = Inbox()
+    let client = PubNub(configuration: configuration, delegate: inbox)
+    client.connect()
+    let channel = PNChannel.channelWithName("offline-demo")
+    client.subscribeOnChannel(channel)
+    client.sendMessage(["text": "hello from LocalOrigin"], toChannel: channel)
+
+    if inbox.received.wait(timeout: .now() + 10) == .timedOut {
+        throw PNError.errorWithCode(kPNRequestExecutionFailedByTimeoutError)
+    }
+    client.disconnect()
+}
+
+// MIGRATION.md snippet 7, under "4. Delivery: one event, four channels, one queue" (file scope).
+@MainActor
+final class ChatViewController {
+    var lines: [String] = []
+}
+
+extension ChatViewController: @preconcurrency PNDelegate {
+    func pubnubClient(_ client: PubNub, didReceiveMessage message: PNMessage) {
+        self.lines.append("\(message.message ?? "")")
+    }
+
+    func shouldReconnectPubNubClient(_ client: PubNub) -> NSNumber? {
+        NSNumber(value: false)  // stay offline after a network loss; nil would use autoReconnectClient
+    }
+}
+
+// MIGRATION.md snippet 8, under "6. Notifications".
+func migrationSnippet8() throws {
+    let center = NotificationCenter.default
+    let token = center.addObserver(forName: kPNClientDidReceiveMessageNotification, object: nil, queue: nil) { note in
+        if let message = note.pnPayload(as: PNMessage.self) {
+            print("received on \(message.channel?.name ?? "?"): \(message.message ?? "")")
+        }
+    }
+    let failures = center.addObserver(forName: .pnClientMessageSendingDidFail, object: nil, queue: nil) { note in
+        if let error = note.pnPayload(as: PNError.self) {
+            print("publish failed (\(error.code)): \(error.localizedDescription)")
+        }
+    }
+    center.removeObserver(token)
+    center.removeObserver(failures)
+}
+
+// MIGRATION.md snippet 9, under "7. PNObservationCenter" (file scope).
+final class ChatScreen {
+    private(set) var lines: [String] = []
+
+    func startObserving() {
+        PNObservationCenter.defaultCenter().addMessageReceiveObserver(self) { [weak self] message in
+            self?.lines.append("\(message.channel?.name ?? "?"): \(message.message ?? "")")
+        }
+        PNObservationCenter.defaultCenter().addClientConnectionStateObserver(self) { [weak self] origin, connected, _ in
+            self?.lines.append(connected ? "connected to \(origin)" : "disconnected from \(origin)")
+        }
+    }
+
+    func stopObserving() {  // optional: the registrations also end when the screen goes away
+        PNObservationCenter.defaultCenter().removeMessageReceiveObserver(self)
+        PNObservationCenter.defaultCenter().removeClientConnectionStateObserver(self)
+    }
+}
+
+// MIGRATION.md snippet 10, under "8. Encryption, errors and logging".
+func migrationSnippet10() throws {
+    PubNub.requestServerTimeTokenWithCompletionBlock { timeToken, error in
+        if let error {
+            switch error.code {
+            case kPNRequestExecutionFailedClientNotReadyError:
+                print("connect first")
+            case kPNRequestExecutionFailedByTimeoutError:
+                print("timed out; retry later")
+            default:
+                print("\(error.localizedDescription) (\(error.category))")
+            }
+        } else if let timeToken {
+            print("server time token \(timeToken.uint64Value)")
+        }
+    }
+}
+
+// MIGRATION.md snippet 11, under "8. Encryption, errors and logging".
+func migrationSnippet11() throws {
+    PNLOG_GENERAL_LOGGING_ENABLED = true
+    PNLOG_CONNECTION_LAYER_ERROR_LOGGING_ENABLED = true
+    PNLogger.setSink(PNLogger.standardErrorSink)
+}
+
 // MARK: - Runnable snippets
 
 /// The snippets marked `<!-- snippet: run -->`: cheap and loopback-only, so SnippetTests calls them.
 func runnableSnippets() -> [(name: String, run: () throws -> Void)] {
     [
         ("readmeSnippet1", readmeSnippet1),
+        ("migrationSnippet6", migrationSnippet6),
     ]
 }
