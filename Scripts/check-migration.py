@@ -6,6 +6,7 @@
   (b) Every 3.4 name listed in the tables of section 2 of ../shared/spec/API-3.4.md (relative to the package root)
       appears in the "3.4" column of a MIGRATION.md table that declares that spec section.
   (c) Tests/SnippetTests/Snippets.generated.swift is what Scripts/extract-snippets.py makes of the documents.
+Before them it tests its own comparison rules on fixed samples, so a bug there cannot make every check pass.
 
 Prints what is missing on either side and exits 1 on any mismatch. Python 3 standard library only.
 
@@ -310,12 +311,45 @@ def check_spellings(spellings, symbols):
     return missing
 
 
+def self_test():
+    """Problems of the checker's own comparison rules, so a bug there cannot make every check pass."""
+    same = [
+        ("@discardableResult static func send(_ m: Any, to: PNChannel) -> PNMessage?",
+         "static func send(_ message: Any, to: PNChannel) -> PNMessage?"),
+        ("static func setDelegate(_ delegate: (any PNDelegate)?)", "static func setDelegate(_ d: (PNDelegate)?)"),
+        ("convenience init(message errorMessage: String?, code errorCode: Int)", "init(message: String?, code: Int)"),
+        ("var origin: String { get set }", "var origin: String"),
+        ("static func f(_ e: [String : Any]) -> Bool", "static func f(_ e: [String: Any]) -> Bool"),
+    ]
+    different = [
+        ("static func connect()", "func connect()"),
+        ("static func f(_ a: Int, b: Int)", "static func f(_ a: Int, c: Int)"),
+        ("static func f(_ a: Int) -> Int", "static func f(_ a: Int) -> Int?"),
+        ("var origin: String", "let origin: String?"),
+        ("typealias B = (String) -> Void", "typealias B = (String?) -> Void"),
+    ]
+    problems = [f"normalize: `{a}` and `{b}` should compare equal" for a, b in same if normalize(a) != normalize(b)]
+    problems += [f"normalize: `{a}` and `{b}` should differ" for a, b in different if normalize(a) == normalize(b)]
+    sample_spec = "## 2. Tables\n### 2.9 `PNDate`\n| Member | Swift |\n|---|---|\n| `timeToken` | x |\n| `+dateWithDate:` | y |\n"
+    if spec_names(sample_spec) != {"2.9": ["timeToken", "+dateWithDate:"]}:
+        problems.append(f"spec_names read {spec_names(sample_spec)} from a two-row sample")
+    sample = "<!-- check: spec=2.9 Swift=PNDate -->\n| 3.4 | Swift |\n|---|---|\n| `timeToken` | `var timeToken: NSNumber` |\n"
+    spellings, covered, table_problems = migration_tables(sample)
+    if spellings != [("MIGRATION.md:2", "PNDate", "var timeToken: NSNumber")] or covered != {"2.9": {"timeToken"}}:
+        problems.append(f"migration_tables read {spellings} / {covered} from a one-row sample")
+    missing = check_spellings(spellings, {"PNDate": {normalize("var timeToken: NSDate { get }"): "…"}})
+    if len(missing) != 1 or table_problems:
+        problems.append("check_spellings accepted a declaration of another type")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--symbol-graph-dir", type=Path, help="use this symbol graph instead of dumping one")
     parser.add_argument("--skip-symbols", action="store_true", help="skip check (a)")
     args = parser.parse_args()
-    failures = []
+    failures = self_test()
+    print(f"self-test of the comparison rules: {'FAILED' if failures else 'OK'}")
     try:
         if not SPEC.exists():
             raise CheckError(f"the 3.4 API reference is missing: expected {SPEC.resolve()} (../shared/spec/API-3.4.md)")
