@@ -158,7 +158,9 @@ extension EventMatrixTests {
                     notification: kPNClientPresenceDisablingDidCompleteNotification,
                     block: "presenceDisable"
                 )
-            ]
+            ],
+            // The client's own join on the observed channel may arrive late: not part of this row.
+            ignoring: { $0.key.hasPrefix("presence(") }
         ),
         MatrixCase(
             name: "presence disable failed (refused channel name)",

@@ -140,6 +140,7 @@ typealias Row = MatrixRow
             name: "reconnected: will restore subscription, subscription restored",
             origin: .fake,
             setup: { harness in
+                harness.probeOften()
                 try await harness.connect()
                 try await harness.subscribe()
                 try await harness.loseNetwork()
