@@ -14,9 +14,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "PubNubLegacy"),
-        .testTarget(name: "PubNubLegacyTests", dependencies: ["PubNubLegacy", "LocalOrigin"]),
+        .testTarget(name: "PubNubLegacyTests", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
         .target(name: "PNObservation", dependencies: ["PubNubLegacy"]),
-        .testTarget(name: "PNObservationTests", dependencies: ["PNObservation", "PubNubLegacy"]),
+        .testTarget(name: "PNObservationTests", dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin"]),
         .target(name: "LocalOrigin"),
         .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
         .executableTarget(name: "LegacyDemo", dependencies: ["LocalOrigin"]),

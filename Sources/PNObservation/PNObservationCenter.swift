@@ -25,12 +25,27 @@ import PubNubLegacy
 ///   while blocks run: an observer added during a round starts with the next event, and one removed during a
 ///   round gets nothing more, not even later in the same round.
 ///
-/// `defaultCenter()` is the center of the shared client (`PubNub.sharedInstance()`); a center made with `init()`
-/// observes whichever client it is later attached to, so several clients in one process each have their own.
-/// Neither has a bucket for the configuration-error and will-connect events, which 3.4's center did not relay
-/// either (spec/API-3.4.md §2.2).
+/// Clients: `defaultCenter()` observes the shared client (`PubNub.sharedInstance()`, and the new shared client after
+/// each `resetClient()`). Any center can observe further clients with `observe(_:)` (or `init(client:)`), so
+/// several clients in one process can each have their own center. A client observed twice by one center still
+/// delivers each event once. A center lives at least as long as a client it observes. Neither kind has a bucket
+/// for the configuration-error and will-connect events, which 3.4's center did not relay either
+/// (spec/API-3.4.md §2.2).
 public final class PNObservationCenter: Sendable {
-    private static let shared = PNObservationCenter()
+    /// Created on the first `defaultCenter()` call (a lazy, once-only global initializer), which is when it starts
+    /// following the shared client.
+    private static let shared: PNObservationCenter = {
+        let center = PNObservationCenter()
+        PubNub.addSharedInstanceSink(center.adapter())
+        return center
+    }()
+
+    /// The adapter that feeds this center, while some client holds it (weak: the adapter holds the center).
+    private let adapterBox = Locked<WeakAdapter>(WeakAdapter())
+
+    private struct WeakAdapter {
+        weak var adapter: ObservationCenterAdapter?
+    }
 
     /// The bucket tables; the `deliver…` methods in `PNObservationCenter+Delivery.swift` call them.
     let connectionStateObservers = ObserverTable<PNClientConnectionStateChangeBlock>()
@@ -59,10 +74,47 @@ public final class PNObservationCenter: Sendable {
         self.shared
     }
 
-    /// Creates an empty center for a client other than the shared one (a layer addition: 3.4 had only the
-    /// default center).
-    ///
-    /// The center has no client of its own: its observers receive the events of the client that is attached to it
-    /// (that binding is made on the client's side), on that client's delivery queue, and nothing before then.
+    /// Creates an empty center that observes no client yet (a layer addition: 3.4 had only the default center);
+    /// attach clients with `observe(_:)`.
     public init() {}
+
+    /// Creates a center whose observers receive the events of `client` (a layer addition), as
+    /// `PNObservationCenter()` followed by `observe(client)`.
+    public convenience init(client: PubNub) {
+        self.init()
+        self.observe(client)
+    }
+
+    /// Makes this center's observers receive the events of `client` from the next event on, on that client's
+    /// delivery queue, after its delegate and before its notification and completion block (a layer addition).
+    ///
+    /// Observing the same client again changes nothing: each event still reaches each observer once. A center can
+    /// observe several clients; its blocks then receive the events of all of them. The client keeps the center
+    /// alive until `stopObserving(_:)` or until the client goes away. Callable from any thread.
+    public func observe(_ client: PubNub) {
+        client.addEventSink(self.adapter(), toNotificationSlot: false)
+    }
+
+    /// Stops delivering the events of `client` to this center's observers; events already being delivered on the
+    /// delivery queue finish. Does nothing when the center does not observe `client`. Callable from any thread.
+    ///
+    /// `defaultCenter()` stops following the shared client only until the next `resetClient()`.
+    public func stopObserving(_ client: PubNub) {
+        guard let adapter = self.adapterBox.withLock({ $0.adapter }) else {
+            return
+        }
+        client.removeEventSink(adapter)
+    }
+
+    /// This center's adapter, made the first time a client is attached (or again after every client dropped it).
+    private func adapter() -> ObservationCenterAdapter {
+        self.adapterBox.withLock { box in
+            if let adapter = box.adapter {
+                return adapter
+            }
+            let adapter = ObservationCenterAdapter(center: self)
+            box.adapter = adapter
+            return adapter
+        }
+    }
 }

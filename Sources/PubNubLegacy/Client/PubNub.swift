@@ -13,7 +13,13 @@ public final class PubNub: @unchecked Sendable {
 
     let engine: ClientEngine
 
-    private static let shared = Locked<PubNub?>(nil)
+    /// The shared client and the sinks every shared client gets (`PNObservationCenter.defaultCenter()`'s adapter).
+    private static let shared = Locked(SharedState())
+
+    private struct SharedState {
+        var client: PubNub?
+        var sinks: [any ClientEventSink] = []
+    }
 
     // MARK: - Instances
 
@@ -47,6 +53,7 @@ public final class PubNub: @unchecked Sendable {
         for sink in eventSinks {
             self.engine.dispatcher.addSink(sink, to: .observationCenter)
         }
+        self.engine.dispatcher.addSink(NotificationAdapter(), to: .notifications)
         if let configuration {
             self.setupWithConfiguration(configuration, andDelegate: delegate)
         } else {
@@ -68,19 +75,40 @@ public final class PubNub: @unchecked Sendable {
         self.engine.dispatcher.removeSink(sink)
     }
 
+    /// Adds `sink` to the observation-center slot of the current shared client and of every shared client created
+    /// after a `resetClient()`: how `PNObservationCenter.defaultCenter()` follows the shared instance.
+    ///
+    /// The caller adds a given sink once. Without a shared client yet, the sink waits for the one `sharedInstance()`
+    /// creates next.
+    package static func addSharedInstanceSink(_ sink: any ClientEventSink) {
+        self.shared.withLock { shared in
+            shared.sinks.append(sink)
+            shared.client?.engine.dispatcher.addSink(sink, to: .observationCenter)
+        }
+    }
+
+    /// The origin of the applied configuration, nil before one was applied: what the connection-state observers
+    /// receive with connection failures, which carry no origin of their own.
+    package var configuredOrigin: String? {
+        self.engine.snapshot.current.origin
+    }
+
     // MARK: - Shared instance (#1, #2)
 
     /// The process-wide client the static methods drive, created on first use without configuration.
     public static func sharedInstance() -> PubNub {
         self.shared.withLock { shared in
-            if let client = shared {
+            if let client = shared.client {
                 return client
             }
             let client = PubNub()
             client.engine.queue.async {
                 client.engine.purgesChannelCacheOnDisconnect = true
             }
-            shared = client
+            for sink in shared.sinks {
+                client.engine.dispatcher.addSink(sink, to: .observationCenter)
+            }
+            shared.client = client
             return client
         }
     }
@@ -90,8 +118,8 @@ public final class PubNub: @unchecked Sendable {
     /// configuration, delegate or identifier.
     public static func resetClient() {
         let client = self.shared.withLock { shared -> PubNub? in
-            defer { shared = nil }
-            return shared
+            defer { shared.client = nil }
+            return shared.client
         }
         client?.engine.shutdown()
         PNChannel.purgeChannelsCache()

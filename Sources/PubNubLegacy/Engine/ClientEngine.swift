@@ -28,6 +28,8 @@ struct ClientSnapshot: Sendable {
     var uuid: String?
     /// Full names, `-pnpres` companions included.
     var subscribed: [String] = []
+    /// The origin of the applied configuration.
+    var origin: String?
 }
 
 final class ClientEngine: @unchecked Sendable {
@@ -41,7 +43,10 @@ final class ClientEngine: @unchecked Sendable {
     let serviceLane: any HTTPTransport
     let longPollLane: any HTTPTransport
 
-    var settings: ClientSettings?
+    var settings: ClientSettings? {
+        // The observation center reports the configured origin with connection failures, on the delivery queue.
+        didSet { self.snapshot.withLock { [origin = self.settings?.origin] in $0.origin = origin } }
+    }
     var uuid: String?
     var connection = ConnectionStateMachine()
     private(set) lazy var loop = SubscribeLoop(engine: self)

@@ -68,12 +68,15 @@ final class EventDispatcher: Sendable {
         set { self.state.withLock { $0.delegate = newValue } }
     }
 
-    /// Appends `sink` to `slot`; sinks of a slot run in the order they were added.
+    /// Appends `sink` to `slot`; sinks of a slot run in the order they were added. A sink already in the slot is
+    /// not added again, so an adapter installed twice still delivers each event once.
     func addSink(_ sink: any ClientEventSink, to slot: Slot) {
         self.state.withLock { state in
             switch slot {
-            case .observationCenter: state.observationSinks.append(sink)
-            case .notifications: state.notificationSinks.append(sink)
+            case .observationCenter:
+                if !state.observationSinks.contains(where: { $0 === sink }) { state.observationSinks.append(sink) }
+            case .notifications:
+                if !state.notificationSinks.contains(where: { $0 === sink }) { state.notificationSinks.append(sink) }
             }
         }
     }

@@ -1,0 +1,203 @@
+import Foundation
+import PNObservation
+import Testing
+
+@testable import PubNubLegacy
+
+/// One case of the matrix: how to bring a client to the starting state, what triggers the event(s), and the rows
+/// of spec/API-3.4.md §3.2 / §3.3 (as amended by DESIGN.md §4–§5) the four channels must then see, and nothing else.
+struct MatrixCase: Sendable, CustomTestStringConvertible {
+    let name: String
+    var origin: MatrixHarness.Origin = .local
+    var setup: @Sendable (MatrixHarness) async throws -> Void = { _ in }
+    let trigger: @Sendable (MatrixHarness) async throws -> Void
+    let rows: [MatrixRow]
+    var ignoring: @Sendable (FourChannelRecorder.Entry) -> Bool = { _ in false }
+
+    var testDescription: String { self.name }
+}
+
+typealias Row = MatrixRow
+
+/// Every row of the event matrix (§3.2) and every pre-flight failure (§3.3), triggered against an in-process
+/// LocalOrigin or, where LocalOrigin cannot produce the event (a refused request, a network loss, a hung
+/// handshake), against the in-memory transport; each checked on all four channels at once.
+@Suite struct EventMatrixTests {
+    @Test(arguments: Self.connectionCases + Self.channelCases + Self.requestCases + Self.preflightCases)
+    func everyListedChannelGetsTheEventOnceInOrderWithTheSamePayload(_ matrixCase: MatrixCase) async throws {
+        let harness = try MatrixHarness(matrixCase.origin)
+        defer { harness.stop() }
+        try await matrixCase.setup(harness)
+        let start = harness.mark
+        try await matrixCase.trigger(harness)
+        try await harness.check(matrixCase.rows, from: start, ignoring: matrixCase.ignoring)
+    }
+
+    // MARK: - Connection
+
+    static let willConnect = Row(
+        event: "will connect",
+        delegate: "willConnect",
+        notification: kPNClientWillConnectToOriginNotification
+    )
+
+    static let connectionCases: [MatrixCase] = [
+        MatrixCase(
+            name: "will connect, connected",
+            trigger: {
+                $0.client.connectWithSuccessBlock($0.recorder.connectSuccess, errorBlock: $0.recorder.connectFailure)
+            },
+            rows: [
+                willConnect,
+                Row(
+                    event: "connected",
+                    delegate: "didConnect",
+                    observer: "connection:up",
+                    notification: kPNClientDidConnectToOriginNotification,
+                    block: "connect"
+                ),
+            ]
+        ),
+        MatrixCase(
+            name: "disconnected (clean, user)",
+            setup: { try await $0.connect() },
+            trigger: { $0.client.disconnect() },
+            rows: [
+                Row(
+                    event: "disconnected",
+                    delegate: "didDisconnect",
+                    observer: "connection:down",
+                    notification: kPNClientDidDisconnectFromOriginNotification
+                )
+            ]
+        ),
+        MatrixCase(
+            name: "disconnected while a connect is pending (D1: errorBlock(nil))",
+            origin: .fake,
+            setup: { harness in
+                harness.hold("/time/")
+                let start = harness.mark
+                harness.client.connectWithSuccessBlock(
+                    harness.recorder.connectSuccess,
+                    errorBlock: harness.recorder.connectFailure
+                )
+                try await harness.waitFor(.notification, kPNClientWillConnectToOriginNotification.rawValue, from: start)
+                try await harness.transport?.waitForRequest(containing: "/time/")
+            },
+            trigger: { $0.client.disconnect() },
+            rows: [
+                Row(
+                    event: "disconnected",
+                    delegate: "didDisconnect",
+                    observer: "connection:down",
+                    notification: kPNClientDidDisconnectFromOriginNotification,
+                    block: "connect.error",
+                    blockKey: "none"
+                )
+            ]
+        ),
+        MatrixCase(
+            name: "connection attempt failed",
+            origin: .fake,
+            setup: { $0.fail("/time/") },
+            trigger: {
+                $0.client.connectWithSuccessBlock($0.recorder.connectSuccess, errorBlock: $0.recorder.connectFailure)
+            },
+            rows: [
+                willConnect,
+                Row(
+                    event: "connection failed",
+                    delegate: "connectionDidFail",
+                    observer: "connection:error",
+                    notification: kPNClientConnectionDidFailWithErrorNotification,
+                    block: "connect.error"
+                ),
+            ]
+        ),
+        MatrixCase(
+            name: "will disconnect on error, disconnected on network error",
+            origin: .fake,
+            setup: { try await $0.connect() },
+            trigger: { $0.transport?.setNetworkDown(true) },
+            rows: [
+                Row(
+                    event: "will disconnect on error",
+                    delegate: "willDisconnectWithError",
+                    observer: "connection:error",
+                    notification: kPNClientConnectionDidFailWithErrorNotification,
+                    code: kPNClientConnectionClosedOnInternetFailureError
+                ),
+                Row(
+                    event: "disconnected on network error",
+                    delegate: "didDisconnectWithError",
+                    observer: "connection:error",
+                    notification: kPNClientConnectionDidFailWithErrorNotification,
+                    code: kPNClientConnectionClosedOnInternetFailureError
+                ),
+            ]
+        ),
+        MatrixCase(
+            name: "reconnected: will restore subscription, subscription restored",
+            origin: .fake,
+            setup: { harness in
+                harness.probeOften()
+                try await harness.connect()
+                try await harness.subscribe()
+                try await harness.loseNetwork()
+            },
+            trigger: { $0.transport?.setNetworkDown(false) },
+            rows: [
+                willConnect,
+                Row(
+                    event: "connected",
+                    delegate: "didConnect",
+                    observer: "connection:up",
+                    notification: kPNClientDidConnectToOriginNotification
+                ),
+                Row(
+                    event: "will restore",
+                    delegate: "willRestoreSubscription",
+                    observer: "subscription:2",
+                    notification: kPNClientSubscriptionWillRestoreNotification
+                ),
+                Row(
+                    event: "restored",
+                    delegate: "didRestoreSubscription",
+                    observer: "subscription:3",
+                    notification: kPNClientSubscriptionDidRestoreNotification
+                ),
+            ]
+        ),
+        MatrixCase(
+            name: "configuration error from setConfiguration (not gated, no block)",
+            trigger: { harness in
+                let bad = PNConfiguration.testing(origin: harness.origin?.address ?? "", publishKey: "")
+                harness.client.setConfiguration(bad)
+            },
+            rows: [
+                Row(
+                    event: "configuration error",
+                    delegate: "error",
+                    notification: kPNClientErrorNotification,
+                    code: kPNClientConfigurationError
+                )
+            ]
+        ),
+        MatrixCase(
+            name: "connect without configuration (100, block called)",
+            origin: .unconfigured,
+            trigger: {
+                $0.client.connectWithSuccessBlock($0.recorder.connectSuccess, errorBlock: $0.recorder.connectFailure)
+            },
+            rows: [
+                Row(
+                    event: "configuration error",
+                    delegate: "error",
+                    notification: kPNClientErrorNotification,
+                    block: "connect.error",
+                    code: kPNClientConfigurationError
+                )
+            ]
+        ),
+    ]
+}

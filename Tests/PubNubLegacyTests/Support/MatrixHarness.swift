@@ -1,0 +1,227 @@
+import Foundation
+import LocalOrigin
+import PNObservation
+import Testing
+
+@testable import PubNubLegacy
+
+/// One row of the event matrix (spec/API-3.4.md §3.2 / §3.3) as the four channels must see it: the label each
+/// listed channel records, nil for a channel that must receive nothing.
+struct MatrixRow: Sendable, CustomStringConvertible {
+    let event: String
+    var delegate: String?
+    var observer: String?
+    var notification: Notification.Name?
+    var block: String?
+    /// The error code every channel's payload must carry, when the row is a failure.
+    var code: Int?
+    /// The block's payload when it differs from the event's (D1: a pending connect gets `errorBlock(nil)`).
+    var blockKey: String?
+
+    var description: String { self.event }
+
+    /// The (channel, label) pairs in delivery order.
+    var expected: [(FourChannelRecorder.Channel, String)] {
+        var list: [(FourChannelRecorder.Channel, String)] = []
+        if let delegate { list.append((.delegate, delegate)) }
+        if let observer { list.append((.observer, observer)) }
+        if let notification { list.append((.notification, notification.rawValue)) }
+        if let block { list.append((.block, block)) }
+        return list
+    }
+}
+
+/// A client wired to a `FourChannelRecorder` through its own `PNObservationCenter`, on a LocalOrigin or on the
+/// in-memory transport, plus the checks of one matrix case.
+final class MatrixHarness: @unchecked Sendable {
+    // @unchecked: `failing`, `garbled` and `held` are `Locked` boxes, `peers` is changed only by the test's task; everything else is set in `init` and never changed.
+
+    enum Origin: Sendable {
+        case local
+        case fake
+        /// A fake-transport client that was never given a configuration.
+        case unconfigured
+    }
+
+    let client: PubNub
+    let recorder: FourChannelRecorder
+    let center: PNObservationCenter
+    let origin: LocalOrigin?
+    let transport: FakeTransport?
+    let channel = PNChannel.channelWithName("matrix-\(UUID().uuidString.prefix(8))")
+    let token = Data([0xAB, 0xCD, 0xEF, 0x01])
+    /// Path prefixes the fake transport answers with 403, and those it answers with a malformed body.
+    let failing = Locked<Set<String>>([])
+    let garbled = Locked<Set<String>>([])
+    /// Path prefixes the fake transport holds without an answer.
+    let held = Locked<Set<String>>([])
+    private var peers: [PubNub] = []
+
+    init(_ kind: Origin) throws {
+        let failing = self.failing
+        let garbled = self.garbled
+        let held = self.held
+        switch kind {
+        case .local:
+            let origin = try LocalOrigin.start()
+            self.origin = origin
+            self.transport = nil
+            self.client = PubNub(configuration: .testing(origin: origin.address), delegate: nil, eventSinks: [])
+        case .fake, .unconfigured:
+            let transport = FakeTransport.origin { request in
+                let path = request.url.path
+                if failing.current.contains(where: { path.hasPrefix($0) }) {
+                    return .respond(403, "{\"status\":403,\"error\":true,\"message\":\"Forbidden\"}")
+                }
+                if held.current.contains(where: { path.hasPrefix($0) }) {
+                    return .hold
+                }
+                if garbled.current.contains(where: { path.hasPrefix($0) }) {
+                    return .respond(200, "<html>not json")
+                }
+                return nil
+            }
+            self.origin = nil
+            self.transport = transport
+            self.client = PubNub(
+                configuration: kind == .fake ? .testing(origin: "fake.origin:1") : nil,
+                delegate: nil,
+                eventSinks: [],
+                serviceLane: transport,
+                longPollLane: transport
+            )
+        }
+        self.center = PNObservationCenter(client: self.client)
+        self.recorder = FourChannelRecorder(client: self.client, center: self.center)
+    }
+
+    /// Stops the origin and the peers.
+    func stop() {
+        self.recorder.stop()
+        for peer in self.peers { peer.disconnect() }
+        self.client.disconnect()
+        self.origin?.stop()
+    }
+
+    /// The number of entries so far: the start of the next check's window.
+    var mark: Int { self.recorder.entries.count }
+
+    // MARK: - Setup steps (each waits for its own outcome)
+
+    /// From now on the fake transport answers requests whose path starts with `prefix` with 403.
+    func fail(_ prefix: String) { self.failing.withLock { _ = $0.insert(prefix) } }
+
+    /// From now on the fake transport answers requests whose path starts with `prefix` with a malformed body.
+    func garble(_ prefix: String) { self.garbled.withLock { _ = $0.insert(prefix) } }
+
+    /// From now on the fake transport holds requests whose path starts with `prefix` without an answer.
+    func hold(_ prefix: String) { self.held.withLock { _ = $0.insert(prefix) } }
+
+    func connect() async throws {
+        let start = self.mark
+        self.client.connectWithSuccessBlock(self.recorder.connectSuccess, errorBlock: self.recorder.connectFailure)
+        try await self.waitFor(.block, "connect", from: start)
+    }
+
+    func subscribe(presence: Bool = false) async throws {
+        let start = self.mark
+        self.client.subscribeOnChannels(
+            [self.channel],
+            withPresenceEvent: false,
+            andCompletionHandlingBlock: self.recorder.subscribeBlock
+        )
+        try await self.waitFor(.block, "subscribe:1", from: start)
+        if presence {
+            let start = self.mark
+            self.client.enablePresenceObservationForChannels(
+                [self.channel],
+                withCompletionHandlingBlock: self.recorder.channelsBlock("presenceEnable")
+            )
+            try await self.waitFor(.block, "presenceEnable", from: start)
+        }
+    }
+
+    /// Makes the reachability probe run every 0.2 s instead of 10 s, so a restored network is noticed at once.
+    /// Only for cases that need it: the probe is a time request, which a case may have made fail.
+    func probeOften() {
+        let engine = self.client.engine
+        engine.queue.sync { engine.probeInterval = 0.2 }
+    }
+
+    /// Cuts the fake network and waits for the disconnect that completes the loss.
+    func loseNetwork() async throws {
+        let start = self.mark
+        self.transport?.setNetworkDown(true)
+        try await self.waitFor(.delegate, "didDisconnectWithError", from: start)
+    }
+
+    /// A second, plain client on the same LocalOrigin (no listeners), stopped with the harness.
+    func peer(uuid: String) async throws -> PubNub {
+        let origin = try #require(self.origin)
+        let configuration = PNConfiguration.testing(origin: origin.address)
+        let peer = PubNub(configuration: configuration)
+        peer.setClientIdentifier(uuid)
+        self.peers.append(peer)
+        return peer
+    }
+
+    func waitFor(_ channel: FourChannelRecorder.Channel, _ label: String, from start: Int) async throws {
+        let deadline = Date().addingTimeInterval(20)
+        while !self.recorder.entries.dropFirst(start).contains(where: { $0.channel == channel && $0.label == label }) {
+            if Date() > deadline {
+                throw RecorderTimeout(wanted: "\(channel):\(label)", seen: self.recorder.entries.map(\.description))
+            }
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+        // The rest of that delivery round (observers, notification, block) lands before the next window opens.
+        self.client.engine.dispatcher.queue.sync {}
+    }
+
+    // MARK: - The check
+
+    /// Waits until the rows' entries arrived after `start` (20 s), lets everything the client already has in hand
+    /// be delivered, then checks that exactly the rows' entries arrived, in row order and within each row in the
+    /// order delegate → observer → notification → block, each row's payload the same on every channel.
+    func check(
+        _ rows: [MatrixRow],
+        from start: Int,
+        ignoring: @escaping (FourChannelRecorder.Entry) -> Bool = { _ in false },
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let expected = rows.flatMap(\.expected)
+        let deadline = Date().addingTimeInterval(20)
+        while self.recorder.entries.dropFirst(start).filter({ !ignoring($0) }).count < expected.count,
+            Date() < deadline
+        {
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+        // Everything the engine emitted by now reaches the delivery queue before this returns.
+        self.client.engine.queue.sync {}
+        self.client.engine.dispatcher.queue.sync {}
+        let actual = Array(self.recorder.entries.dropFirst(start).filter { !ignoring($0) })
+        #expect(
+            actual.map { "\($0.channel):\($0.label)" } == expected.map { "\($0.0):\($0.1)" },
+            "rows \(rows)",
+            sourceLocation: sourceLocation
+        )
+        guard actual.count == expected.count else { return }
+        var index = 0
+        for row in rows {
+            let slice = actual[index..<(index + row.expected.count)]
+            index += row.expected.count
+            let keys = slice.map { entry in entry.channel == .block && row.blockKey != nil ? nil : entry.key }
+                .compactMap { $0 }
+            #expect(Set(keys).count <= 1, "\(row): payloads differ: \(Array(slice))", sourceLocation: sourceLocation)
+            if let code = row.code {
+                #expect(
+                    keys.allSatisfy { $0.hasPrefix("error(\(code))") },
+                    "\(row): expected error \(code): \(Array(slice))",
+                    sourceLocation: sourceLocation
+                )
+            }
+            if let blockKey = row.blockKey, let block = slice.first(where: { $0.channel == .block }) {
+                #expect(block.key == blockKey, "\(row): block payload", sourceLocation: sourceLocation)
+            }
+        }
+    }
+}
