@@ -83,8 +83,10 @@ final class PythonPeer: @unchecked Sendable {
                 errorText.withLock { $0.append(chunk) }
             }
         }
+        // A peer that dies before reading its input must fail the test, not end the test process with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         Thread.detachNewThread {
-            stdin.fileHandleForWriting.write(input)
+            try? stdin.fileHandleForWriting.write(contentsOf: input)
             try? stdin.fileHandleForWriting.close()
         }
     }
