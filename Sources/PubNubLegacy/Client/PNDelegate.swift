@@ -10,8 +10,11 @@ import Foundation
 /// "Gated" callbacks are made only while the client is connected or recovering from a network loss
 /// (spec/API-3.4.md §1.3); their completion blocks are called in every state.
 public protocol PNDelegate: AnyObject {
-    /// A configuration error (code 100, from `setConfiguration`/`setupWithConfiguration` or `connect`) or a message-
-    /// count-exceeded report (`kPNRequestMessageCountExceededError`). Not gated.
+    /// A configuration error (code 100, from `setConfiguration`/`setupWithConfiguration` or `connect`), a message-
+    /// count-exceeded report (`kPNRequestMessageCountExceededError`), or a decryption-failure report: right after a
+    /// received or history message delivered as `DECRYPTION_ERROR`, an error with code
+    /// `kPNCryptoInputDataProcessingError`, category `decryptionError` and that `PNMessage` as associated object.
+    /// Not gated.
     func pubnubClient(_ client: PubNub, error: PNError)
 
     /// A connection attempt to the origin (host name, with its port if any) starts. Not gated.

@@ -36,14 +36,33 @@ extension ClientEngine {
         }
     }
 
-    /// A received payload (subscribe or history), decrypted when a cipher key is set.
-    func decodeReceivedPayload(_ payload: Any) -> Any {
-        guard let cryptor = self.cryptor else { return payload }
+    /// A received payload (subscribe or history), decrypted when a cipher key is set. A payload that cannot be
+    /// decrypted becomes `DECRYPTION_ERROR` (BEHAVIOR §3.10), and the reason comes back to be reported beside it.
+    func decodeReceivedPayload(_ payload: Any) -> (value: Any, failure: CryptoError?) {
+        guard let cryptor = self.cryptor else { return (payload, nil) }
         switch cryptor.decrypt(wireValue: payload) {
         case .success(let value):
-            return value
-        case .failure:
-            return Self.decryptionErrorValue
+            return (value, nil)
+        case .failure(let failure):
+            return (Self.decryptionErrorValue, failure)
         }
+    }
+
+    /// Reports, after the message itself, that `message` arrived as `DECRYPTION_ERROR`: the 4.x "decryption error"
+    /// status BEHAVIOR §3.10 allows, through `pubnubClient(_:error:)` with code 119 (the code 3.4 used for a
+    /// failed decryption), category `decryptionError`, and the message as associated object. Gated like the
+    /// message: while the gate is closed the message is not delivered, so there is nothing to report.
+    func reportDecryptionFailure(_ failure: CryptoError, of message: PNMessage) {
+        guard self.gateIsOpen else { return }
+        self.emit(
+            .error(
+                PNError(
+                    message: "Message decryption failed: \(failure)",
+                    code: kPNCryptoInputDataProcessingError,
+                    category: .decryptionError,
+                    associatedObject: message
+                )
+            )
+        )
     }
 }

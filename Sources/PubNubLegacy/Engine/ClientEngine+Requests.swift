@@ -216,13 +216,19 @@ extension ClientEngine {
                 associatedObject: channel,
                 parse: ResponseParser.history,
                 success: { [unowned self] response in
-                    let messages = response.messages.map {
-                        PNMessage(
-                            message: self.decodeReceivedPayload($0),
+                    var failures: [(CryptoError, PNMessage)] = []
+                    let messages = response.messages.map { payload in
+                        let decoded = self.decodeReceivedPayload(payload)
+                        let message = PNMessage(
+                            message: decoded.value,
                             channel: channel,
                             receiveDate: nil,
                             timeToken: nil
                         )
+                        if let failure = decoded.failure {
+                            failures.append((failure, message))
+                        }
+                        return message
                     }
                     let history = PNMessagesHistory(
                         startDate: PNDate(timeToken: response.start),
@@ -236,6 +242,9 @@ extension ClientEngine {
                             DeliveryBlock { box.block(messages, channel, history.startDate, history.endDate, nil) }
                         }
                     )
+                    for (failure, message) in failures {
+                        self.reportDecryptionFailure(failure, of: message)
+                    }
                 },
                 failure: fail
             )

@@ -293,12 +293,16 @@ extension ClientEngine {
             }
         }
         let channel = self.channelObject(named: envelope.channel)
+        let decoded = self.decodeReceivedPayload(envelope.payload)
         let message = PNMessage(
-            message: self.decodeReceivedPayload(envelope.payload),
+            message: decoded.value,
             channel: channel,
             receiveDate: receiveDate,
             timeToken: envelope.publishTimetoken
         )
         self.emit(.didReceiveMessage(message))
+        if let failure = decoded.failure {
+            self.reportDecryptionFailure(failure, of: message)
+        }
     }
 }

@@ -4,7 +4,7 @@
 
 /// A change the client reports. `package` so the `PNObservation` target can adapt it.
 package enum ClientEvent: Sendable {
-    /// `pubnubClient:error:`: configuration error (100) and message-count-exceeded reports.
+    /// `pubnubClient:error:`: configuration error (100), message-count-exceeded and decryption-failure reports.
     case error(PNError)
     case willConnect(origin: String)
     case didConnect(origin: String)

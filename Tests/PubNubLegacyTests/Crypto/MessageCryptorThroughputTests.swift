@@ -6,7 +6,9 @@ import Testing
 /// Prints encryption speed figures (DESIGN.md §10: benchmarks print, tests never assert on time). The figures mean
 /// something in an optimized build:
 /// `swift test -c release -Xswiftc -enable-testing --filter MessageCryptorThroughputTests`.
-/// What the test does check is that the measured outputs decrypt back to their inputs.
+/// What the test does check is that the measured outputs decrypt back to their inputs. Scripts/bench-crypto.sh runs
+/// it and reads its `BENCH` lines: encrypt = JSON text → `"base64"` (AES-256-CBC, PKCS#7, base64), decrypt =
+/// base64 → JSON text (base64 decode, AES-256-CBC, padding check, UTF-8 check).
 @Suite struct MessageCryptorThroughputTests {
     /// Seconds per run of `body`: the best of several timing rounds, each running `body` for at least
     /// `roundSeconds` (and at least once), because other processes share the machine and only ever slow a round
@@ -44,6 +46,11 @@ import Testing
         print("[crypto throughput] \(line)")
     }
 
+    /// A machine-readable figure for Scripts/bench-crypto.sh: `BENCH <name> <value> <unit>`.
+    static func bench(_ name: String, _ value: Double, _ unit: String) {
+        print(String(format: "BENCH %@ %.3f %@", name, value, unit))
+    }
+
     @Test func throughputFigures() throws {
         let cryptor = MessageCryptor(cipherKey: "enigma", mode: .standard)
         // The 1 KiB message of spec/vectors/crypto.json (`string_1KiB`): 1024 bytes of JSON text.
@@ -66,6 +73,13 @@ import Testing
             Self.report("encrypt \(name) (JSON text → wire JSON)", bytes: message.utf8.count, seconds: encrypt)
             Self.report("decrypt \(name) (base64 → JSON text)", bytes: message.utf8.count, seconds: decrypt)
             Self.report("decrypt \(name) (wire value → parsed value)", bytes: message.utf8.count, seconds: decryptValue)
+            if message.utf8.count == 1024 {
+                Self.bench("swift_encrypt_1KiB", encrypt * 1e6, "us")
+                Self.bench("swift_decrypt_1KiB", decrypt * 1e6, "us")
+            } else {
+                Self.bench("swift_encrypt_1MiB", Double(message.utf8.count) / encrypt / 1e6, "MB/s")
+                Self.bench("swift_decrypt_1MiB", Double(message.utf8.count) / decrypt / 1e6, "MB/s")
+            }
         }
     }
 }
