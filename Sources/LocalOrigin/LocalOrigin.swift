@@ -201,6 +201,6 @@ public final class LocalOrigin: @unchecked Sendable {
 
     /// True on the threads of the origin's HTTP servers (where request observers run), which a restart waits for.
     static var isServerThread: Bool {
-        Thread.current.name?.hasPrefix("LocalOrigin.HTTP.") ?? false
+        ServerThread.isCurrent
     }
 }

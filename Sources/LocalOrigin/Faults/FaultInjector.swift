@@ -81,8 +81,10 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
 
     // MARK: - HTTPHandler
 
-    /// Hands `request` to the origin, or to the first fault in effect whose scope matches it. Never blocks.
+    /// Hands `request` to the origin, or to the first fault in effect whose scope matches it. Never blocks. Called by
+    /// the origin's server threads only: it marks the calling thread as one (see `ServerThread`).
     func handle(_ request: HTTPRequest, sink: any HTTPResponseSink) {
+        ServerThread.mark()
         let decision: Decision
         let unfaulted = self.lock.withLock { () -> OriginHandler? in
             self.entries.contains { !$0.fault.isConnectionLevel } ? nil : self.origin
@@ -217,6 +219,11 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
             }
             return result
         }
+    }
+
+    /// Requests and answers held back right now.
+    var heldCount: Int {
+        self.lock.withLock { self.held.count }
     }
 
     /// A snapshot of the counters.
