@@ -20,6 +20,7 @@ enum OriginCommand {
             Commands:
               fault SPEC                   inject a fault; answers `ok fault ID SPEC`
               clear [ID]                   clear every fault, or fault ID
+              drop                         close every open connection now, without answers
               restart keep|empty           stop and listen again on the same port, keeping the messages or not
               faults                       list the faults in effect
               counters                     origin and fault counters

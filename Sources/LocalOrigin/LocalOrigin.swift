@@ -185,8 +185,9 @@ public final class LocalOrigin: @unchecked Sendable {
     public var requestLog: [RequestLogEntry] { self.control.withLock { $0.handler }.requestLog }
 
     /// Adds `observer`, called once per answered (or dropped) request with its method, target and status — on a
-    /// server thread, or on the origin's timer queue for long-polls that expire — after the answer was handed to
-    /// the connection and never while the origin holds a lock. Observers cannot be removed; they live as long as
+    /// server thread; on the origin's timer queue for long-polls that expire; on the fault layer's timer queue, or
+    /// the thread that cleared the fault, for subscribes a `stallSubscribe` fault released — after the answer was
+    /// handed to the connection and never while the origin holds a lock. Observers cannot be removed; they live as long as
     /// the origin, across restarts.
     public func addRequestObserver(_ observer: @escaping @Sendable (RequestLogEntry) -> Void) {
         self.observers.withLock { $0.append(observer) }

@@ -10,6 +10,7 @@ extension LocalOrigin {
     /// - `fault SPEC` — `inject` the fault of `OriginFaultSpec` grammar; answers `ok fault ID SPEC`.
     /// - `clear` — `clearFaults()`; answers `ok cleared`.
     /// - `clear ID` — `clearFault(_:)`; answers `ok cleared ID`, or `error no fault ID` when nothing had that id.
+    /// - `drop` — `closeAllConnections()`; answers `ok dropped`.
     /// - `restart keep` / `restart empty` — `restart(keepingStore:)`; answers `ok restarted HOST:PORT keep|empty`.
     /// - `faults` — lists the faults in effect: `ok faults ID SPEC; ID SPEC…`, or `ok faults none`.
     /// - `counters` — `ok counters requests=N publishes=N stored=N deliveries=N parked=N faulted=N refusals=N
@@ -35,6 +36,9 @@ extension LocalOrigin {
                 }
                 return try self.clearFault(FaultID(rawValue: number))
                     ? "ok cleared \(number)" : "error no fault \(number)"
+            case "drop" where rest.isEmpty:
+                self.closeAllConnections()
+                return "ok dropped"
             case "restart" where rest.count == 1 && (rest.first == "keep" || rest.first == "empty"):
                 let keep = rest.first == "keep"
                 try self.restart(keepingStore: keep)

@@ -75,6 +75,21 @@ extension LocalOrigin {
         try self.clear(nil)
     }
 
+    /// Closes every open connection now without an answer — parked long-polls and requests held by faults included —
+    /// and keeps listening: clients see their connections end (a close by the server, not a refusal) and can
+    /// connect again at once. Combined with a request fault it cuts one kind of traffic off while the rest goes on;
+    /// e.g. `neverAnswer` on `.operations([.subscribe, .time])` and then this: subscribers lose their long-polls and
+    /// cannot get back in, while other clients still publish. Returns once the connections are closed, except when
+    /// called on a server thread (from a request observer), where they close right after. A no-op once stopped or
+    /// while a restart is under way (which closes them anyway).
+    public func closeAllConnections() {
+        let server = self.control.withLock { control -> HTTPServer? in
+            guard case .running = control.phase else { return nil }
+            return control.server
+        }
+        server?.closeAllConnections()  // outside the lock: close handlers may reach request observers
+    }
+
     /// The faults in effect, in the order they are tried; empty after `stop()`.
     public var activeFaults: [InjectedFault] {
         self.faults.activeFaults

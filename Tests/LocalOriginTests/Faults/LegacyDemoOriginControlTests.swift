@@ -15,30 +15,46 @@ import Darwin
 
 /// A running `LegacyDemo origin` with pipes on stdin and stdout.
 private final class DemoProcess: @unchecked Sendable {
-    // @unchecked: `output` is an `HTTPLocked` box; the process and pipes are only used by the test's thread, except
-    // the stdout handle, which only the reader thread reads.
+    // @unchecked: `output` and `errors` are `HTTPLocked` boxes; the process and the stdin pipe are only used by the
+    // test's thread; each output handle is read by its own reader thread only.
     let process = Process()
     private let input = Pipe()
     private let stdout = Pipe()
+    private let stderr = Pipe()
     private let output = HTTPLocked((text: "", ended: false))
+    private let errors = HTTPLocked((text: "", ended: false))
 
     init(_ arguments: [String]) throws {
         self.process.executableURL = try DemoProcess.binary()
         self.process.arguments = arguments
         self.process.standardInput = self.input
         self.process.standardOutput = self.stdout
-        self.process.standardError = FileHandle.nullDevice
+        self.process.standardError = self.stderr
         try self.process.run()
-        let handle = self.stdout.fileHandleForReading
-        let output = self.output
+        DemoProcess.read(self.stdout.fileHandleForReading, into: self.output)
+        DemoProcess.read(self.stderr.fileHandleForReading, into: self.errors)
+    }
+
+    /// Appends everything `handle` yields to `box` on a thread that ends at end of file (when the process exits).
+    private static func read(_ handle: FileHandle, into box: HTTPLocked<(text: String, ended: Bool)>) {
         Thread {
             while true {
                 let data = handle.availableData
                 if data.isEmpty { break }
-                output.withLock { $0.text += String(decoding: data, as: UTF8.self) }
+                box.withLock { $0.text += String(decoding: data, as: UTF8.self) }
             }
-            output.withLock { $0.ended = true }
+            box.withLock { $0.ended = true }
         }.start()
+    }
+
+    /// True once both stdout and stderr reached their end (the process exited and everything was read).
+    var outputEnded: Bool {
+        self.output.withLock { $0.ended } && self.errors.withLock { $0.ended }
+    }
+
+    /// What the process wrote to stderr so far.
+    var errorText: String {
+        self.errors.withLock { $0.text }
     }
 
     /// Ends the process if the test did not, and waits for it (bounded).
@@ -54,12 +70,17 @@ private final class DemoProcess: @unchecked Sendable {
         self.output.withLock { $0.text }.split(separator: "\n").map(String.init)
     }
 
+    /// Writes `text` to the process's stdin as is.
+    func write(_ text: String) {
+        self.input.fileHandleForWriting.write(Data(text.utf8))
+    }
+
     /// Sends `command` and returns the next `ok`/`error` line it answers.
     func command(_ command: String) throws -> String {
         let before = self.lines.filter(Self.isAnswer).count
         self.input.fileHandleForWriting.write(Data((command + "\n").utf8))
         guard waitUntil({ self.lines.filter(Self.isAnswer).count > before }) else {
-            throw HTTPTestError("no answer to \(command); output so far: \(self.lines)")
+            throw HTTPTestError("no answer to \(command); stdout so far: \(self.lines); stderr: \(self.errorText)")
         }
         return self.lines.filter(Self.isAnswer)[before]
     }
@@ -67,7 +88,7 @@ private final class DemoProcess: @unchecked Sendable {
     /// Closes stdin (end of input) and waits for the output to end.
     func endInput() throws {
         try self.input.fileHandleForWriting.close()
-        guard waitUntil({ self.output.withLock { $0.ended } }), waitUntil({ !self.process.isRunning }) else {
+        guard waitUntil({ self.outputEnded }), waitUntil({ !self.process.isRunning }) else {
             throw HTTPTestError("the origin did not stop at end of input")
         }
     }
@@ -134,15 +155,27 @@ private final class DemoProcess: @unchecked Sendable {
 
         #expect(try demo.command("fault teapot").hasPrefix("error"))
         try demo.endInput()
-        #expect(demo.process.terminationStatus == 0)
+        #expect(demo.process.terminationStatus == 0, "stderr: \(demo.errorText)")
         #expect(demo.lines.last == "stopped on end of input")
+        #expect(demo.errorText.isEmpty)  // also no sanitizer report when the binary is built with one
+    }
+
+    @Test func quitStopsTheOrigin() throws {
+        let demo = try DemoProcess(["origin", "--port", "0", "--control-stdin"])
+        defer { demo.finish() }
+        #expect(waitUntil { demo.lines.first?.hasPrefix("listening on ") == true })
+        demo.write("  # a comment and a blank line, both ignored\n\n  quit  \n")
+        #expect(waitUntil { !demo.process.isRunning && demo.outputEnded })
+        #expect(demo.process.terminationStatus == 0)
+        #expect(demo.lines == [demo.lines[0], "ok quitting", "stopped on quit"])
     }
 
     @Test func aBadFaultOnTheCommandLineIsAUsageError() throws {
         let demo = try DemoProcess(["origin", "--port", "0", "--fault", "503 count=0"])
         defer { demo.finish() }
-        #expect(waitUntil { !demo.process.isRunning })
+        #expect(waitUntil { !demo.process.isRunning && demo.outputEnded })
         #expect(demo.process.terminationStatus == 2)
         #expect(demo.lines.isEmpty)
+        #expect(demo.errorText.contains("--fault 503 count=0: invalid fault: count must be at least 1"))
     }
 }

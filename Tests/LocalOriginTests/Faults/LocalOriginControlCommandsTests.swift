@@ -26,7 +26,10 @@ import Darwin
             #expect(origin.performControlCommand("fault refuse") == "ok fault 3 refuse")
             #expect(connectError(port: origin.port) == ECONNREFUSED)
             #expect(origin.performControlCommand("clear") == "ok cleared")
-            #expect(try get(origin, "/time/0").status == 200)
+            let client = try HTTPTestClient(port: origin.port)
+            #expect(try client.get("/time/0").status == 200)
+            #expect(origin.performControlCommand("drop") == "ok dropped")
+            try client.expectEndOfStream()
         }
     }
 

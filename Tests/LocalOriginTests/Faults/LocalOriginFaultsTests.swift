@@ -387,3 +387,42 @@ import Darwin
         #expect(connectError(port: origin.port) == ECONNREFUSED)
     }
 }
+
+@Suite struct LocalOriginCloseAllConnectionsTests {
+    @Test func closingAllConnectionsEndsThemWithoutAnswersAndKeepsListening() throws {
+        try withOrigin { origin throws in
+            let idle = try HTTPTestClient(port: origin.port)
+            #expect(try idle.get("/time/0").status == 200)
+            let parked = try HTTPTestClient(port: origin.port)
+            try parked.sendGet("/subscribe/sub/c/0/\(try currentTimetoken(origin))")
+            #expect(waitUntil { origin.counters.parkedPolls == 1 })
+            origin.closeAllConnections()
+            try idle.expectEndOfStream()
+            try parked.expectEndOfStream()
+            #expect(try get(origin, "/time/0").status == 200)
+        }
+    }
+
+    @Test func aSubscriberCutOffWhileOthersPublishCatchesUpFromItsCursor() throws {
+        try withOrigin { origin throws in
+            let cursor = try currentTimetoken(origin)
+            let subscriber = try HTTPTestClient(port: origin.port)
+            try subscriber.sendGet("/subscribe/sub/news/0/\(cursor)")
+            #expect(waitUntil { origin.counters.parkedPolls == 1 })
+            // The outage: subscribes and time probes go unanswered, live long-polls are cut, publishes go on.
+            let outage = try origin.inject(.neverAnswer, on: .operations([.subscribe, .time]))
+            origin.closeAllConnections()
+            try subscriber.expectEndOfStream()
+            let retry = try HTTPTestClient(port: origin.port)
+            try retry.sendGet("/subscribe/sub/news/0/\(cursor)")
+            _ = try publish(origin, "m1", on: "news")
+            _ = try publish(origin, "m2", on: "news")
+            #expect(waitUntil { origin.faultCounters.unanswered == 1 })
+            #expect(!retry.hasInput(within: .milliseconds(100)))
+            try origin.clearFault(outage)
+            try retry.expectEndOfStream()  // the black hole lost that request
+            let caughtUp = try subscribeAnswer(try get(origin, "/subscribe/sub/news/0/\(cursor)"))
+            #expect(caughtUp.messages == ["m1", "m2"])
+        }
+    }
+}
