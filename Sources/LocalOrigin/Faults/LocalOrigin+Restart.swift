@@ -26,12 +26,11 @@ extension LocalOrigin {
     public func restart(keepingStore: Bool) throws(FaultError) {
         guard !LocalOrigin.isServerThread else { throw .onServerThread }
         let done = HTTPLatch()
-        defer { done.open() }
+        defer { done.open() }  // on every way out; opening twice is harmless
         let (oldServer, oldHandler) = try self.beginRestart(done)
         oldServer.stop()
         var handler = oldHandler
         if !keepingStore {
-            oldHandler.stop()
             handler = OriginHandler(settings: self.settings)
             handler.addRequestObserver(self.relayToObservers)
             self.faults.replaceOrigin(handler)
@@ -57,6 +56,11 @@ extension LocalOrigin {
             guard failure == nil, refusal.refusing else { return (false, false, false) }
             server.stopAccepting()
             return (false, true, refusal.dropExisting)
+        }
+        done.open()
+        if !keepingStore {
+            // Only now: stopping a handler waits for its timer queue, where an observer may be waiting for `done`.
+            oldHandler.stop()
         }
         if outcome.stop {
             server.stop()
