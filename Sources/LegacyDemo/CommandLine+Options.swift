@@ -5,24 +5,30 @@ struct UsageError: Error {
     let message: String
 }
 
-/// The flags of one mode, read from `--name value` pairs and bare `--switch`es.
+/// The flags of one mode, read from `--name value` pairs (the last one wins, or all are kept for repeatable flags)
+/// and bare `--switch`es.
 ///
 /// Every mode declares which flags it knows; anything else is a `UsageError`, so a typo never runs a soak with
 /// defaults the user did not ask for.
 struct Options {
-    private var values: [String: String] = [:]
+    private var values: [String: [String]] = [:]
     private var switches: Set<String> = []
 
-    init(_ arguments: ArraySlice<String>, valueFlags: Set<String>, switchFlags: Set<String>) throws {
+    init(
+        _ arguments: ArraySlice<String>,
+        valueFlags: Set<String>,
+        repeatableFlags: Set<String> = [],
+        switchFlags: Set<String>
+    ) throws {
         var rest = arguments[...]
         while let flag = rest.popFirst() {
             if switchFlags.contains(flag) {
                 self.switches.insert(flag)
-            } else if valueFlags.contains(flag) {
+            } else if valueFlags.contains(flag) || repeatableFlags.contains(flag) {
                 guard let value = rest.popFirst(), !value.hasPrefix("--") else {
                     throw UsageError(message: "\(flag) needs a value")
                 }
-                self.values[flag] = value
+                self.values[flag, default: []].append(value)
             } else {
                 throw UsageError(message: "unknown flag \(flag)")
             }
@@ -31,16 +37,19 @@ struct Options {
 
     func has(_ flag: String) -> Bool { self.switches.contains(flag) }
 
-    func string(_ flag: String) -> String? { self.values[flag] }
+    func string(_ flag: String) -> String? { self.values[flag]?.last }
+
+    /// Every value given to a repeatable flag, in command-line order.
+    func strings(_ flag: String) -> [String] { self.values[flag] ?? [] }
 
     func port(_ flag: String, default fallback: UInt16) throws -> UInt16 {
-        guard let text = self.values[flag] else { return fallback }
+        guard let text = self.string(flag) else { return fallback }
         guard let port = UInt16(text) else { throw UsageError(message: "\(flag) must be a port number 0…65535") }
         return port
     }
 
     func seconds(_ flag: String, default fallback: Double) throws -> Double {
-        guard let text = self.values[flag] else { return fallback }
+        guard let text = self.string(flag) else { return fallback }
         guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
             throw UsageError(message: "\(flag) must be a number of seconds ≥ 0")
         }

@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 import LocalOrigin
 
-/// `LegacyDemo origin`: runs an embedded PubNub-compatible origin until SIGINT or SIGTERM (DESIGN.md §9).
+/// `LegacyDemo origin`: runs an embedded PubNub-compatible origin until SIGINT or SIGTERM (DESIGN.md §9), with
+/// faults injected from the command line and, with `--control-stdin`, from standard input while it runs.
 ///
 /// The first line on stdout is exactly `listening on HOST:PORT`, so scripts and tests can start it with
 /// `--port 0` and read the port the kernel chose.
@@ -10,13 +11,36 @@ enum OriginCommand {
     static let usage = """
           LegacyDemo origin [--host 127.0.0.1] [--port 8090] [--verbose]
                             [--publish-key K] [--subscribe-key K] [--long-poll-timeout SECONDS]
+                            [--fault SPEC]... [--control-stdin]
+            Runs a local origin until SIGINT/SIGTERM. The first stdout line is `listening on HOST:PORT`.
+            --fault SPEC      injects a fault at start (repeatable; the first matching fault takes a request).
+            --control-stdin   reads one command per line from stdin while running; each gets one stdout line
+                              starting with `ok` or `error`. End of input (or `quit`) stops the origin.
+                              Blank lines and lines starting with `#` are ignored.
+            Commands:
+              fault SPEC                   inject a fault; answers `ok fault ID SPEC`
+              clear [ID]                   clear every fault, or fault ID
+              drop                         close every open connection now, without answers
+              restart keep|empty           stop and listen again on the same port, keeping the messages or not
+              faults                       list the faults in effect
+              counters                     origin and fault counters
+              quit                         stop the origin and exit
+            SPEC: KIND [SCOPE] [count=N]  (count=N: only the next N matching requests; default: until cleared)
+              KIND   refuse | refuse-drop (also close open connections) | never (hold, never answer)
+                     | delay=SECONDS | cut=status|headers|body (answer cut there, then closed)
+                     | 500…599 (JSON error body) | 403 (Access Manager body) | malformed (truncated JSON)
+                     | non-utf8 | html (captive-portal page, 200) | stall[=SECONDS] (hold subscribes; default forever)
+              SCOPE  all (default) | OP[,OP…] with OP in subscribe publish time presence history other
+                     | path=PREFIX (raw request-target prefix)
+            Examples: --fault '503 subscribe count=2'   fault refuse   fault delay=3 publish   restart keep
         """
 
     static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
         let options = try Options(
             arguments,
             valueFlags: ["--host", "--port", "--publish-key", "--subscribe-key", "--long-poll-timeout"],
-            switchFlags: ["--verbose"]
+            repeatableFlags: ["--fault"],
+            switchFlags: ["--verbose", "--control-stdin"]
         )
         var configuration = LocalOrigin.Configuration()
         configuration.host = options.string("--host") ?? "127.0.0.1"
@@ -24,6 +48,14 @@ enum OriginCommand {
         configuration.longPollTimeout = try options.seconds("--long-poll-timeout", default: 280)
         if let key = options.string("--publish-key") { configuration.publishKeys = [key] }
         if let key = options.string("--subscribe-key") { configuration.subscribeKeys = [key] }
+        var specs: [OriginFaultSpec] = []
+        for text in options.strings("--fault") {
+            do {
+                specs.append(try OriginFaultSpec(parsing: text))
+            } catch {
+                throw UsageError(message: "--fault \(text): \(error)")
+            }
+        }
 
         let origin: LocalOrigin
         do {
@@ -32,46 +64,88 @@ enum OriginCommand {
             complain("LegacyDemo origin: cannot start: \(error)")
             return 1
         }
+        for spec in specs {
+            do {
+                try origin.inject(spec.fault, on: spec.scope, count: spec.count)
+            } catch {
+                complain("LegacyDemo origin: --fault \(spec): \(error)")
+                origin.stop()
+                return 1
+            }
+        }
         if options.has("--verbose") {
             origin.addRequestObserver { entry in
                 say("\(entry.status) \(entry.method) \(entry.target)")
             }
         }
         say("listening on \(origin.host):\(origin.port)")
-        let signal = waitForTermination()
+        let termination = Termination()
+        termination.routeSignals()
+        if options.has("--control-stdin") {
+            Self.startControlThread(origin, termination)
+        }
+        let reason = termination.wait()
         origin.stop()
-        say("stopped on \(signal)")
+        say("stopped on \(reason)")
         return 0
     }
-}
 
-/// Blocks until SIGINT or SIGTERM arrives and returns its name. Both signals are routed to Dispatch sources, so
-/// the default action (killing the process mid-write) never runs.
-func waitForTermination() -> String {
-    let received = DispatchSemaphore(value: 0)
-    let name = LockedName()
-    var sources: [DispatchSourceSignal] = []
-    for (number, label) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler {
-            name.set(label)
-            received.signal()
+    /// Reads control commands from stdin on a thread of its own and answers each on stdout; ends the run at end of
+    /// input or on `quit`.
+    private static func startControlThread(_ origin: LocalOrigin, _ termination: Termination) {
+        let thread = Thread {
+            while let line = readLine(strippingNewline: true) {
+                let command = line.trimmingCharacters(in: .whitespaces)
+                if command.isEmpty || command.hasPrefix("#") { continue }
+                if command == "quit" {
+                    say("ok quitting")
+                    termination.end("quit")
+                    return
+                }
+                say(origin.performControlCommand(command))
+            }
+            termination.end("end of input")
         }
-        source.resume()
-        sources.append(source)
+        thread.name = "LegacyDemo.control"
+        thread.start()
     }
-    received.wait()
-    sources.forEach { $0.cancel() }
-    return name.get()
 }
 
-/// The name of the signal that ended the wait; written on a Dispatch thread, read after the semaphore.
-private final class LockedName: @unchecked Sendable {
-    // @unchecked: `value` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var value = "signal"
+/// The end of a run: the first of SIGINT, SIGTERM or an explicit `end(_:)` names it. Both signals are routed to
+/// Dispatch sources, so the default action (killing the process mid-write) never runs.
+final class Termination: @unchecked Sendable {
+    // @unchecked: `reason` is only read or written while holding `condition`; `sources` only on the thread that
+    // calls `routeSignals` and `wait`.
+    private let condition = NSCondition()
+    private var reason: String?
+    private var sources: [DispatchSourceSignal] = []
 
-    func set(_ newValue: String) { self.lock.withLock { self.value = newValue } }
-    func get() -> String { self.lock.withLock { self.value } }
+    /// Ends the run on SIGINT or SIGTERM.
+    func routeSignals() {
+        for (number, label) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.end(label) }
+            source.resume()
+            self.sources.append(source)
+        }
+    }
+
+    /// Ends the run for `reason`, unless it has already ended.
+    func end(_ reason: String) {
+        self.condition.lock()
+        if self.reason == nil { self.reason = reason }
+        self.condition.broadcast()
+        self.condition.unlock()
+    }
+
+    /// Blocks until the run ends and returns why.
+    func wait() -> String {
+        self.condition.lock()
+        while self.reason == nil { self.condition.wait() }
+        let reason = self.reason ?? "signal"
+        self.condition.unlock()
+        self.sources.forEach { $0.cancel() }
+        return reason
+    }
 }

@@ -5,9 +5,12 @@ import Foundation
 ///
 /// Start one with `LocalOrigin.start()`, point a client's `origin` setting at `address`, and `stop()` it when done.
 /// Everything lives in memory and is bounded by the configuration; nothing is ever pushed to a device.
+///
+/// Faults can be injected to test a client against bad networks and bad servers (`inject(_:on:count:)`,
+/// `restart(keepingStore:)`, see `LocalOrigin+Faults.swift`). Every method may be called from any thread.
 public final class LocalOrigin: @unchecked Sendable {
-    // @unchecked: every stored property is an immutable `let` of a thread-safe type (`HTTPServer` and
-    // `OriginHandler` guard their own state with their locks).
+    // @unchecked: the server, the handler and the life-cycle phase live in `control`, and the request observers in
+    // `observers`, both `HTTPLocked` boxes; every other stored property is an immutable `let` of a thread-safe type.
 
     /// Where the origin listens and how it bounds time and memory.
     public struct Configuration: Sendable {
@@ -45,14 +48,39 @@ public final class LocalOrigin: @unchecked Sendable {
     /// A snapshot of what the origin has done (see `OriginCounters`).
     public typealias Counters = OriginCounters
 
-    /// The PubNub logic; internal so a fault-injection layer can reach it.
-    let handler: OriginHandler
-    /// The socket server in front of `handler`.
-    let server: HTTPServer
+    /// Where the origin is in its life. A restart replaces the server (and, when it starts empty, the handler).
+    enum Phase {
+        case running
+        /// A restart could not listen again: nothing accepts connections until the next restart.
+        case down
+        /// A restart is under way; `done` opens when it ends. `stopWhenDone`: `stop()` was called meanwhile on a
+        /// server thread, which cannot wait, so the restart stops the origin when it ends.
+        case restarting(done: HTTPLatch, stopWhenDone: Bool)
+        case stopped
+    }
 
-    private init(handler: OriginHandler, server: HTTPServer) {
-        self.handler = handler
-        self.server = server
+    /// The parts a restart replaces, and the phase.
+    struct Control {
+        var server: HTTPServer
+        var handler: OriginHandler
+        var phase: Phase
+    }
+
+    /// The origin's settings, for the handler a restart creates.
+    let settings: OriginSettings
+    /// The HTTP limits, for the server a restart creates.
+    let limits: HTTPServerLimits
+    /// The fault-injection layer: the `HTTPHandler` of every server this origin runs, in front of the PubNub logic.
+    let faults: FaultInjector
+    let control: HTTPLocked<Control>
+    /// The request observers; every handler this origin runs relays to them.
+    let observers = HTTPLocked<[@Sendable (RequestLogEntry) -> Void]>([])
+
+    private init(settings: OriginSettings, limits: HTTPServerLimits, faults: FaultInjector, control: Control) {
+        self.settings = settings
+        self.limits = limits
+        self.faults = faults
+        self.control = HTTPLocked(control)
     }
 
     deinit {
@@ -74,52 +102,106 @@ public final class LocalOrigin: @unchecked Sendable {
         settings.subscribeKeys = configuration.subscribeKeys
         settings.requestLogLimit = configuration.requestLogLimit
         let handler = OriginHandler(settings: settings)
+        let faults = FaultInjector(origin: handler)
         let server = HTTPServer(
             host: configuration.host,
             port: configuration.port,
             limits: configuration.limits,
-            handler: handler
+            handler: faults
         )
         do {
             try server.start()
         } catch {
+            faults.stop()
             handler.stop()
             throw error
         }
-        return LocalOrigin(handler: handler, server: server)
+        let origin = LocalOrigin(
+            settings: settings,
+            limits: configuration.limits,
+            faults: faults,
+            control: Control(server: server, handler: handler, phase: .running)
+        )
+        handler.addRequestObserver(origin.relayToObservers)
+        return origin
     }
 
     /// The address listened on, as configured.
-    public var host: String { self.server.host }
+    public var host: String { self.control.withLock { $0.server }.host }
 
-    /// The port listened on (the kernel-chosen one when configured with 0).
-    public var port: UInt16 { self.server.port }
+    /// The port listened on (the kernel-chosen one when configured with 0). A restart keeps it.
+    public var port: UInt16 { self.control.withLock { $0.server }.port }
 
-    /// `HOST:PORT` (`[HOST]:PORT` for IPv6), the form a client's `origin` setting takes.
+    /// `HOST:PORT` (`[HOST]:PORT` for IPv6), the form a client's `origin` setting takes. A restart keeps it.
     public var address: String {
         self.host.contains(":") ? "[\(self.host)]:\(self.port)" : "\(self.host):\(self.port)"
     }
 
-    /// Stops listening, closes every connection (parked long-polls get no answer), stops the timers, and returns
-    /// once every server thread has ended. Idempotent. Called from a request observer (a server thread), it starts
-    /// the stop and returns at once, as it cannot wait for its own thread.
+    /// Stops listening, closes every connection (parked long-polls and requests held by faults get no answer),
+    /// clears every fault, stops the timers, and returns once every server thread has ended. Idempotent. Called
+    /// from a request observer (a server thread), it starts the stop and returns at once, as it cannot wait for its
+    /// own thread. Waits for a restart under way to end first.
     public func stop() {
-        self.server.stop()
-        self.handler.stop()
+        enum Step {
+            case wait(HTTPLatch)
+            case stop(HTTPServer, OriginHandler)
+            case nothing
+        }
+        while true {
+            let step = self.control.withLock { control -> Step in
+                switch control.phase {
+                case .restarting(let done, _):
+                    guard LocalOrigin.isServerThread else { return .wait(done) }
+                    control.phase = .restarting(done: done, stopWhenDone: true)
+                    return .nothing
+                case .running, .down, .stopped:
+                    control.phase = .stopped
+                    return .stop(control.server, control.handler)
+                }
+            }
+            switch step {
+            case .wait(let done):
+                done.wait()
+            case .stop(let server, let handler):
+                // Each of these is idempotent and waits for a stop already under way, so a second caller returns
+                // only once everything has ended too.
+                server.stop()
+                self.faults.stop()
+                handler.stop()
+                return
+            case .nothing:
+                return
+            }
+        }
     }
 
-    /// A snapshot of the counters.
-    public var counters: Counters { self.handler.counters }
+    /// A snapshot of the counters. After a restart that starts empty they start again from zero.
+    public var counters: Counters { self.control.withLock { $0.handler }.counters }
 
     /// The most recent requests (up to `Configuration.requestLogLimit`), oldest first, each logged when answered
-    /// (a parked long-poll when its answer is sent, or with status 0 when its connection closed first).
-    public var requestLog: [RequestLogEntry] { self.handler.requestLog }
+    /// (a parked long-poll when its answer is sent, or with status 0 when its connection closed first). Requests a
+    /// fault answered in the origin's place are not in it (see `OriginFault`). A restart that starts empty starts
+    /// a new log.
+    public var requestLog: [RequestLogEntry] { self.control.withLock { $0.handler }.requestLog }
 
     /// Adds `observer`, called once per answered (or dropped) request with its method, target and status — on a
-    /// server thread, or on the origin's timer queue for long-polls that expire — after the answer was handed to
-    /// the connection and never while the origin holds a lock. Observers cannot be removed; they live as long as
-    /// the origin.
+    /// server thread; on the origin's timer queue for long-polls that expire; on the fault layer's timer queue, or
+    /// the thread that cleared the fault, for subscribes a `stallSubscribe` fault released — after the answer was
+    /// handed to the connection and never while the origin holds a lock. Observers cannot be removed; they live as long as
+    /// the origin, across restarts.
     public func addRequestObserver(_ observer: @escaping @Sendable (RequestLogEntry) -> Void) {
-        self.handler.addRequestObserver(observer)
+        self.observers.withLock { $0.append(observer) }
+    }
+
+    /// The observer every handler of this origin gets: relays to `observers` without keeping the origin alive.
+    var relayToObservers: @Sendable (RequestLogEntry) -> Void {
+        { [observers = self.observers] entry in
+            for observer in observers.withLock({ $0 }) { observer(entry) }
+        }
+    }
+
+    /// True on the threads of the origin's HTTP servers (where request observers run), which a restart waits for.
+    static var isServerThread: Bool {
+        ServerThread.isCurrent
     }
 }
