@@ -211,7 +211,10 @@ def dump_symbol_graph():
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     output = result.stdout + result.stderr
     if result.returncode != 0:
-        raise CheckError(f"{' '.join(command)} failed:\n{output[-3000:]}")
+        raise CheckError(
+            f"{' '.join(command)} failed (it needs every module built: run `swift build --build-tests` first):\n"
+            f"{output[-3000:]}"
+        )
     match = re.search(r"Files written to (.+)", output)
     if not match:
         raise CheckError(f"{' '.join(command)} did not say where it wrote the graph:\n{output[-2000:]}")
