@@ -76,14 +76,7 @@ final class MatrixHarness: @unchecked Sendable {
                 if held.current.contains(where: { path.hasPrefix($0) }) {
                     return .hold
                 }
-                // One-shot: only the next matching request is garbled, so a later reachability probe (`/time/0`
-                // every 10 s) in a slow run still succeeds instead of adding a connection failure to the row.
-                let garble = garbled.withLock { prefixes -> Bool in
-                    guard let hit = prefixes.first(where: { path.hasPrefix($0) }) else { return false }
-                    prefixes.remove(hit)
-                    return true
-                }
-                if garble {
+                if garbled.current.contains(where: { path.hasPrefix($0) }) {
                     return .respond(200, "<html>not json")
                 }
                 return nil
@@ -118,7 +111,7 @@ final class MatrixHarness: @unchecked Sendable {
     /// From now on the fake transport answers requests whose path starts with `prefix` with 403.
     func fail(_ prefix: String) { self.failing.withLock { _ = $0.insert(prefix) } }
 
-    /// The next request whose path starts with `prefix` gets a 200 answer that is not JSON (one-shot).
+    /// From now on the fake transport answers requests whose path starts with `prefix` with a malformed body.
     func garble(_ prefix: String) { self.garbled.withLock { _ = $0.insert(prefix) } }
 
     /// From now on the fake transport holds requests whose path starts with `prefix` without an answer.
