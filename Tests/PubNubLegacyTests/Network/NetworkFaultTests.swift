@@ -109,8 +109,9 @@ import Testing
                 "willRestoreSubscription", "didReceiveMessage", "didReceiveMessage", "didRestoreSubscription",
             ]
         )
-        let restore = try #require(Self.subscribes(origin).dropFirst(before).first)
-        #expect(Self.token(restore) != "0")
+        // The dropped long-poll may be logged after `before` too; it carries the same token. No handshake follows.
+        let after = Self.subscribes(origin).dropFirst(before).map { Self.token($0) }
+        #expect(!after.isEmpty && !after.contains("0"))
         sender.disconnect()
         client.disconnect()
     }
@@ -147,8 +148,8 @@ import Testing
                 "willRestoreSubscription", "didRestoreSubscription", "didReceiveMessage",
             ]
         )
-        let restore = try #require(Self.subscribes(origin).dropFirst(before).first)
-        #expect(Self.token(restore) == "0")
+        // The restore is a handshake (the dropped long-poll, logged after `before` too, carries the old token).
+        #expect(Self.subscribes(origin).dropFirst(before).contains { Self.token($0) == "0" })
         sender.disconnect()
         client.disconnect()
     }
