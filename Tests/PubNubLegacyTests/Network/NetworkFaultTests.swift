@@ -49,7 +49,8 @@ import Testing
     // MARK: - Loss and reconnect
 
     @Test func lossWhileIdleIsReportedOnceAndTheClientReconnectsWhenTheOriginReturns() async throws {
-        // S-20: refused connections make the next probe fail; 103 twice, then reconnect and a working request.
+        // S-20 (and S-26): refused connections make the next probe fail; 103 twice; a publish meanwhile fails with
+        // 104; then reconnect and a working request.
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
         let recorder = EventRecorder()
@@ -60,6 +61,13 @@ import Testing
         #expect(will.error?.code == kPNClientConnectionClosedOnInternetFailureError)
         let did = try await recorder.next(.delegate, "didDisconnectWithError", within: 15)
         #expect(did.error?.code == kPNClientConnectionClosedOnInternetFailureError)
+        // S-26: a publish during the outage fails at once with 104, and the delegate hears it (gate open).
+        client.sendMessage("offline", toChannel: PNChannel.channelWithName(Client.unique("idle"))) { state, value in
+            recorder.block("offline.\(state.rawValue)", value)
+        }
+        let offline = try await recorder.next(.block, "offline.\(PNMessageState.PNMessageSendingError.rawValue)")
+        #expect(offline.error?.code == kPNRequestExecutionFailedOnInternetFailureError)
+        #expect(offline.error?.category == .networkIssues)
         try origin.clearFaults()
         try await recorder.next(.delegate, "didConnect", within: 15)
         client.requestServerTimeTokenWithCompletionBlock { token, error in recorder.block("time", error ?? token) }
@@ -67,7 +75,7 @@ import Testing
         #expect(time.error == nil)
         #expect(
             Self.delegateNames(recorder, after: mark) == [
-                "willDisconnectWithError", "didDisconnectWithError", "willConnect", "didConnect",
+                "willDisconnectWithError", "didDisconnectWithError", "messageSendDidFail", "willConnect", "didConnect",
                 "didReceiveTimeToken",
             ]
         )
@@ -220,6 +228,65 @@ import Testing
         )
         #expect(Self.subscribes(origin).count == before)
         #expect(client.subscribedChannels().isEmpty)
+        client.disconnect()
+    }
+
+    @Test func aFlappingNetworkGivesOneSequencePerDetectedLossAndOneLongPollAfterwards() async throws {
+        // S-25: three drops in quick succession; never two restores at once; one long-poll at the end.
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let recorder = EventRecorder()
+        let client = try await Self.connected(to: origin, recorder: recorder)
+        let senderLog = EventRecorder()
+        let sender = try await Self.connected(to: origin, recorder: senderLog, probeInterval: 1_000)
+        let channel = PNChannel.channelWithName(Client.unique("flap"))
+        client.subscribeOnChannel(channel)
+        try await recorder.next(.delegate, "didSubscribe", within: 10)
+        try await Self.waitUntil { origin.counters.parkedPolls >= 1 }
+        for round in 1...3 {
+            // Down until the client notices, then straight back up: the next drop may hit a reconnect or a restore.
+            try origin.inject(.refuseConnections(dropExisting: true))
+            // A drop while reconnecting may go unreported (flapping adds no events), so this wait may run out.
+            try? await Self.waitUntil(within: 2) { recorder.all(.delegate, "willDisconnectWithError").count >= round }
+            try origin.clearFaults()
+        }
+        // Settle: connected, the last restore finished, one long-poll parked.
+        try await Self.waitUntil(within: 20) {
+            let restores = recorder.names(.delegate).filter { $0.hasSuffix("RestoreSubscription") }
+            return client.isConnected() && restores.last == "didRestoreSubscription" && origin.counters.parkedPolls == 1
+        }
+        sender.sendMessage("after the flap", toChannel: channel)
+        let received = try await recorder.next(.delegate, "didReceiveMessage", within: 10)
+        #expect(received.message?.message as? String == "after the flap")
+        let names = recorder.names(.delegate)
+        let losses = names.filter { $0 == "willDisconnectWithError" }.count
+        #expect((1...3).contains(losses))
+        #expect(names.filter { $0 == "didDisconnectWithError" }.count == losses)
+        #expect(names.filter { $0 == "didConnect" }.count <= losses + 1)  // the first connect, then one per loss
+        // Restores never overlap: a will-restore ends with its did-restore, or with a loss that abandons it, before
+        // the next will-restore; a loss produces one will/did-disconnect pair, never two in a row.
+        var restoring = false
+        var previous = ""
+        for name in names {
+            switch name {
+            case "willRestoreSubscription":
+                #expect(!restoring)
+                restoring = true
+            case "didRestoreSubscription":
+                #expect(restoring)
+                restoring = false
+            case "willDisconnectWithError":
+                #expect(previous != "willDisconnectWithError" && previous != "didDisconnectWithError")
+                restoring = false
+            default:
+                break
+            }
+            previous = name
+        }
+        #expect(!restoring)
+        #expect(recorder.all(.delegate, "didReceiveMessage").count == 1)
+        try await Self.waitUntil { origin.counters.parkedPolls == 1 }  // the poll after the message, and only it
+        sender.disconnect()
         client.disconnect()
     }
 
