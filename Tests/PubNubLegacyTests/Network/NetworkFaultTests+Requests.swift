@@ -143,7 +143,7 @@ extension NetworkFaultTests {
         try origin.inject(.neverAnswer)
         client.unsubscribeFromChannels(channels) { left, error in recorder.block("stop", error ?? left) }
         // The leave is best effort: abandoned at its 10 s timeout (the deadline allows for scheduling under TSan).
-        let stopped = try await recorder.next(.block, "stop", within: 13)
+        let stopped = try await recorder.next(.block, "stop", within: 14)
         #expect(stopped.error == nil)
         let unsubscribed = recorder.all(.delegate, "didUnsubscribe")  // delivered before the block
         #expect(unsubscribed.count == 1)
