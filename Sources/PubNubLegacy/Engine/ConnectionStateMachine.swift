@@ -146,7 +146,12 @@ struct ConnectionStateMachine: Equatable {
         }
         // T13: no automatic recovery; a later `connect` starts from an empty subscription list.
         self.state = .disconnected
-        self.connectWhenReachable = false
+        if self.connectWhenReachable {
+            // The app called `connect` while waiting (T4 answered it 102): that connect goes ahead now (T5), as a
+            // fresh one; refusing the automatic reconnect must not swallow the app's own request.
+            self.startConnecting(restoring: false)
+            return [.beginConnectAttempt]
+        }
         return []
     }
 

@@ -357,6 +357,10 @@ extension SubscribeLoop {
                 }
                 self.malformedAttempts = 0
                 return [.loopFailed(channels: self.channels, failure)] + abandon + [.startRecovery]
+            case .response(.serverMessage(_, let status)) where status >= 500:
+                // A 5xx is the origin failing, not refusing: its error payload names the failure, but the loop
+                // recovers like any unknown non-200 (BEHAVIOR §3.8, S-42) instead of waiting 310 s.
+                return [.loopFailed(channels: self.channels, failure)] + abandon + [.startRecovery]
             case .response(.accessDenied), .response(.serverMessage):
                 return [.loopFailed(channels: self.channels, failure)] + abandon + [.scheduleIdleRestart]
             case .response(.unexpectedStatus), .timeout:

@@ -109,6 +109,18 @@ import Testing
         #expect(machine.preflightErrorCode == 105)
     }
 
+    @Test func anAppConnectPendingWhenTheReconnectIsRefusedGoesAheadWithoutRestore() {
+        var machine = Self.connected()
+        _ = machine.networkLost()
+        _ = machine.networkLossFinished()
+        _ = machine.probeFinished(reachable: false)
+        #expect(machine.connectRequested() == .noNetwork)
+        _ = machine.probeFinished(reachable: true)
+        #expect(machine.reconnectDecided(false) == [.beginConnectAttempt])
+        #expect(machine.state == .connecting)
+        #expect(machine.connectAttemptFinished(success: true, networkClass: false) == [.connected(restoring: false)])
+    }
+
     @Test func aFailedProbeWhileConnectedIsANetworkLoss() {
         var machine = Self.connected()
         let result20 = machine.probeFinished(reachable: false)

@@ -229,6 +229,24 @@ import Testing
         #expect(next == [.deliverEvents, .send(poll2), .restored(channels: ["a"])])
     }
 
+    @Test func aServerErrorPayloadOnTheLongPollStartsRecoveryButAClientErrorPayloadWaits() throws {
+        var machine = try Self.subscribed(["a"], token: 100)
+        let poll = try #require(machine.requestInFlight)
+        let gateway = SubscribeFailure.response(.serverMessage("Bad Gateway", status: 502))
+        #expect(
+            machine.requestFailed(request: poll, gateway) == [.loopFailed(channels: ["a"], gateway), .startRecovery]
+        )
+        #expect(Self.sent(machine.restore(catchUp: true))?.cursor?.timetoken == 100)
+        var other = try Self.subscribed(["a"], token: 100)
+        let otherPoll = try #require(other.requestInFlight)
+        let invalid = SubscribeFailure.response(.serverMessage("Invalid Subscribe Key", status: 400))
+        #expect(
+            other.requestFailed(request: otherPoll, invalid) == [
+                .loopFailed(channels: ["a"], invalid), .scheduleIdleRestart,
+            ]
+        )
+    }
+
     @Test func aQuietCatchUpRestoreSettlesIntoTheLongPoll() throws {
         var machine = try Self.subscribed(["a"], token: 100)
         _ = machine.connectionLost()

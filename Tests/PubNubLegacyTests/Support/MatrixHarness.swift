@@ -52,7 +52,7 @@ final class MatrixHarness: @unchecked Sendable {
     let token = Data([0xAB, 0xCD, 0xEF, 0x01])
     /// Path prefixes the fake transport answers with 403, and those it answers with a malformed body.
     let failing = Locked<Set<String>>([])
-    let garbled = Locked<Set<String>>([])
+    let garbled = Locked<[String: Int]>([:])
     /// Path prefixes the fake transport holds without an answer.
     let held = Locked<Set<String>>([])
     private var peers: [PubNub] = []
@@ -76,7 +76,15 @@ final class MatrixHarness: @unchecked Sendable {
                 if held.current.contains(where: { path.hasPrefix($0) }) {
                     return .hold
                 }
-                if garbled.current.contains(where: { path.hasPrefix($0) }) {
+                // Counted: only the next matching requests are garbled (as many as an idempotent request is
+                // attempted, BEHAVIOR §4.3), so a later reachability probe (`/time/0` every 10 s) in a slow run still
+                // succeeds instead of adding a connection failure to the row.
+                let garble = garbled.withLock { counts -> Bool in
+                    guard let hit = counts.keys.first(where: { path.hasPrefix($0) }) else { return false }
+                    counts[hit] = counts[hit]! > 1 ? counts[hit]! - 1 : nil
+                    return true
+                }
+                if garble {
                     return .respond(200, "<html>not json")
                 }
                 return nil
@@ -111,8 +119,8 @@ final class MatrixHarness: @unchecked Sendable {
     /// From now on the fake transport answers requests whose path starts with `prefix` with 403.
     func fail(_ prefix: String) { self.failing.withLock { _ = $0.insert(prefix) } }
 
-    /// From now on the fake transport answers requests whose path starts with `prefix` with a malformed body.
-    func garble(_ prefix: String) { self.garbled.withLock { _ = $0.insert(prefix) } }
+    /// The next `times` requests whose path starts with `prefix` get a 200 answer that is not JSON.
+    func garble(_ prefix: String, times: Int = 1) { self.garbled.withLock { $0[prefix] = times } }
 
     /// From now on the fake transport holds requests whose path starts with `prefix` without an answer.
     func hold(_ prefix: String) { self.held.withLock { _ = $0.insert(prefix) } }
