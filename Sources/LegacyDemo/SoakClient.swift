@@ -212,7 +212,9 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
     }
 
     func pubnubClient(_ client: PubNub, didRestoreSubscriptionOnChannels: [PNChannel]) {
-        self.output.essential("subscription restored on \(didRestoreSubscriptionOnChannels.map(\.name).joined(separator: ", "))")
+        self.output.essential(
+            "subscription restored on \(didRestoreSubscriptionOnChannels.map(\.name).joined(separator: ", "))"
+        )
     }
 
     func pubnubClient(_ client: PubNub, subscriptionDidFailWithError: PNError) {

@@ -29,7 +29,9 @@ final class SoakOutput: @unchecked Sendable {
     }
 
     /// Shows the status line.
-    func status(_ line: String) { self.write(self.isTerminal ? line : "\(Self.stamp()) status \(line)", isStatus: true) }
+    func status(_ line: String) {
+        self.write(self.isTerminal ? line : "\(Self.stamp()) status \(line)", isStatus: true)
+    }
 
     /// A line of the final report; the status line, if shown, is left above it.
     func report(_ line: String) {
