@@ -92,14 +92,18 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
     }
 
     /// Unsubscribes from every channel (the leave is best effort) and disconnects; `done` gets the unsubscribe
-    /// error, if any.
-    func unsubscribeAndDisconnect(then done: @escaping @Sendable (PNError?) -> Void) {
+    /// error, if any, and whether the client was connected (offline, the leave cannot be sent).
+    func unsubscribeAndDisconnect(then done: @escaping @Sendable (PNError?, Bool) -> Void) {
         self.queue.async {
-            guard let client = self.client else { return done(nil) }
-            self.output.essential("unsubscribing from \(self.settings.channels.joined(separator: ", "))")
+            let online = self.connected
+            guard let client = self.client else { return done(nil, online) }
+            self.output.essential(
+                "unsubscribing from \(self.settings.channels.joined(separator: ", "))"
+                    + (online ? "" : " while offline: the leave cannot be sent")
+            )
             client.unsubscribeFromChannels(self.channels, withPresenceEvent: true) { _, error in
                 client.disconnect()
-                done(error)
+                done(error, online)
             }
         }
     }

@@ -64,16 +64,17 @@ enum SoakCommand {
         soak.stopPublishing(waitingAtMost: Self.drainTimeout) { drained.signal() }
         drained.wait()
         let unsubscribed = DispatchSemaphore(value: 0)
-        let unsubscribeError = Locked<String?>(nil)
-        soak.unsubscribeAndDisconnect { error in
-            unsubscribeError.set(error.map { "\($0.code) \($0.localizedDescription)" })
+        let unsubscribeOutcome = Locked<String?>(nil)
+        soak.unsubscribeAndDisconnect { error, online in
+            let outcome = error.map { "failed: \($0.code) \($0.localizedDescription)" } ?? "done"
+            unsubscribeOutcome.set(online ? outcome : outcome + " (offline: the leave was not sent)")
             unsubscribed.signal()
         }
         let unsubscribe: String
         if unsubscribed.wait(timeout: .now() + Self.unsubscribeTimeout) == .timedOut {
             unsubscribe = "no answer after \(Int(Self.unsubscribeTimeout)) s"
         } else {
-            unsubscribe = unsubscribeError.get().map { "failed: \($0)" } ?? "done"
+            unsubscribe = unsubscribeOutcome.get() ?? "done"
         }
         let ran = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let results = soak.results()

@@ -87,6 +87,27 @@ struct SoakCommandTests {
         #expect(publishes.count == Int(demo.result?["sent"] ?? -1))
     }
 
+    @Test func stopWhileTheOriginIsGoneStillReports() throws {
+        let origin = try DemoProcess(["origin", "--port", "0"])
+        defer { origin.stop() }
+        let address = try #require(origin.waitForLine(containing: "listening on ")).dropFirst("listening on ".count)
+        let demo = try DemoProcess([
+            "soak", "--origin", String(address), "--publish-key", "demo", "--subscribe-key", "demo", "--insecure",
+            "--idle", "0.05", "--show-all-logs",
+        ])
+        defer { demo.stop() }
+        #expect(demo.waitForLine(containing: " received #") != nil, "no message arrived: \(demo.errors)")
+        origin.stop()
+        #expect(demo.waitForLine(containing: " failed: ") != nil, "the soak never noticed the origin was gone")
+        demo.interrupt()
+        // A hang guard, not a speed check: the leave is abandoned after 10 s at the latest.
+        let status = demo.waitForExit(timeout: 30)
+        #expect(status == 0 || status == 1, "stdout: \(demo.output)")
+        #expect(demo.result != nil, "no RESULT line: \(demo.output)")
+        #expect(demo.output.contains("stopped on SIGINT"))
+        #expect(demo.output.contains("unsubscribe: done (offline: the leave was not sent)"))
+    }
+
     @Test(arguments: [
         (["soak", "--bogus"], "unknown flag --bogus"),
         (["soak", "--idle", "soon"], "--idle must be a number"),
