@@ -143,7 +143,7 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
                 now: now
             )
             let sequence = payload["seq"] as? Int
-            if let message = client.sendMessage(payload, toChannel: channel) {
+            if let message = client.sendMessage(payload, toChannel: channel, withCompletionBlock: self.fallback) {
                 self.outgoing[ObjectIdentifier(message)] = (message, sequence)
             } else if let sequence {
                 self.ledger.fail(sequence)
@@ -161,9 +161,30 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
             "lat": 52.520_008 + 0.01 * sin(self.angle), "lng": 13.404_954 + 0.01 * cos(self.angle),
         ]
         for channel in self.channels {
-            if let message = client.sendMessage(position, toChannel: channel) {
+            if let message = client.sendMessage(position, toChannel: channel, withCompletionBlock: self.fallback) {
                 self.outgoing[ObjectIdentifier(message)] = (message, nil)
             }
+        }
+    }
+
+    /// The publish block, used only for outcomes the delegate did not see: 3.4 tells the delegate about a failed
+    /// publish only while connected, so without this a publish that failed offline would stay in flight forever.
+    /// The block runs after the delegate (DESIGN.md §4), so an outcome the delegate handled is already settled.
+    private func fallback(_ state: PNMessageState, _ object: Any?) {
+        guard let client = self.client else { return }
+        switch state {
+        case .PNMessageSent:
+            if let message = object as? PNMessage, self.outgoing[ObjectIdentifier(message)] != nil {
+                self.pubnubClient(client, didSendMessage: message)
+            }
+        case .PNMessageSendingError:
+            if let error = object as? PNError, let message = error.associatedObject as? PNMessage,
+                self.outgoing[ObjectIdentifier(message)] != nil
+            {
+                self.pubnubClient(client, didFailMessageSend: message, withError: error)
+            }
+        default:
+            break
         }
     }
 
