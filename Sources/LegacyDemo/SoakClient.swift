@@ -17,6 +17,7 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
     private var outgoing: [ObjectIdentifier: (message: PNMessage, sequence: Int?)] = [:]
     private var timers: [DispatchSourceTimer] = []
     private var publishing = false
+    private var stopped = false
     private var connected = false
     private var background = false
     private var angle = 0.0
@@ -62,6 +63,7 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
     /// Switches between foreground and background mode (SIGUSR1 and `--background-every`).
     func toggleBackground() {
         self.queue.async {
+            guard !self.stopped else { return }
             self.background.toggle()
             self.output.essential(self.background ? "entering background mode" : "back in the foreground")
             if self.background { self.sendLocation() }
@@ -73,6 +75,7 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
     func stopPublishing(waitingAtMost timeout: Double, then done: @escaping @Sendable () -> Void) {
         self.queue.async {
             self.publishing = false
+            self.stopped = true
             self.timers.forEach { $0.cancel() }
             self.timers = []
             let once = OnceFlag()
@@ -231,7 +234,7 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
 
     func pubnubClient(_ client: PubNub, didSubscribeOnChannels: [PNChannel]) {
         self.output.essential("subscribed on \(didSubscribeOnChannels.map(\.name).joined(separator: ", "))")
-        guard !self.publishing else { return }
+        guard !self.publishing, !self.stopped else { return }
         self.publishing = true
         self.repeatEvery(self.settings.idle) { $0.publishRound() }
     }
