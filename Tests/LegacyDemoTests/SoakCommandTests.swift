@@ -68,8 +68,9 @@ struct SoakCommandTests {
         origin.stop()
         let publishes = origin.output.split(separator: "\n").filter { $0.contains("/publish/") }
         #expect(!publishes.isEmpty)
-        // In clear the payload's keys would be on the request line; encrypted, they are not.
-        #expect(!publishes.contains { $0.contains("seq") || $0.contains("body") })
+        // In clear the payload's quoted keys are on the request line (`%22seq%22`); encrypted, the payload is one
+        // quoted Base64 string, in which no quote can occur.
+        #expect(!publishes.contains { $0.contains("%22seq%22") || $0.contains("%22body%22") })
     }
 
     @Test func soakAgainstASeparateOriginProcess() throws {
@@ -85,6 +86,7 @@ struct SoakCommandTests {
         origin.stop()
         let publishes = origin.output.split(separator: "\n").filter { $0.contains("/publish/demo/demo/") }
         #expect(publishes.count == Int(demo.result?["sent"] ?? -1))
+        #expect(publishes.allSatisfy { $0.contains("%22seq%22") })
     }
 
     @Test func stopWhileTheOriginIsGoneStillReports() throws {
