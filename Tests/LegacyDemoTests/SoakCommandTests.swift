@@ -37,6 +37,19 @@ struct SoakCommandTests {
         #expect(rss.contains("KiB, end "))
     }
 
+    @Test func noArgumentsRunsTheSoakOnThreeRandomChannels() throws {
+        let demo = try DemoProcess([])
+        defer { demo.stop() }
+        let channels = try #require(demo.waitForLine(containing: "channels: "), "stderr: \(demo.errors)")
+        #expect(channels.split(separator: " ").dropFirst(2).count == 3, "\(channels)")
+        #expect(demo.waitForLine(containing: "subscribed on ") != nil)
+        demo.interrupt()
+        #expect(demo.waitForExit(timeout: 30) == 0, "stdout: \(demo.output)")
+        let result = try #require(demo.result, "no RESULT line: \(demo.output)")
+        #expect(result["lost"] == 0 && result["duplicated"] == 0 && result["corrupted"] == 0)
+        #expect(demo.output.contains("idle 10.0 s"))
+    }
+
     @Test func channelNamesLoseTheirWhiteSpace() throws {
         let (demo, status) = try self.runToEnd(["soak", "--channels", " a , b c ", "--idle", "0.05", "--duration", "2"])
         try self.expectCleanResult(demo, status)
