@@ -141,8 +141,21 @@ final class Termination: @unchecked Sendable {
 
     /// Blocks until the run ends and returns why.
     func wait() -> String {
+        self.wait(timeout: nil)
+    }
+
+    /// Blocks until the run ends or, when `timeout` is given, until that many seconds have passed (the run then
+    /// ends for "duration"); returns why it ended.
+    func wait(timeout: Double?) -> String {
+        let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
         self.condition.lock()
-        while self.reason == nil { self.condition.wait() }
+        while self.reason == nil {
+            if let deadline {
+                if !self.condition.wait(until: deadline) && self.reason == nil { self.reason = "duration" }
+            } else {
+                self.condition.wait()
+            }
+        }
         let reason = self.reason ?? "signal"
         self.condition.unlock()
         self.sources.forEach { $0.cancel() }

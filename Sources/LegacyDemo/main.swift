@@ -4,6 +4,7 @@ import Foundation
 
 let usage = """
     usage:
+    \(SoakCommand.usage)
     \(OriginCommand.usage)
     """
 
@@ -11,13 +12,15 @@ let arguments = CommandLine.arguments.dropFirst()
 let mode = arguments.first
 do {
     switch mode {
+    case nil:
+        exit(try SoakCommand.run([]))
+    case "soak":
+        exit(try SoakCommand.run(arguments.dropFirst()))
     case "origin":
         exit(try OriginCommand.run(arguments.dropFirst()))
     case "help", "--help", "-h":
         say(usage)
         exit(0)
-    case nil:
-        throw UsageError(message: "the soak mode is not built yet; `LegacyDemo origin` is available")
     default:
         throw UsageError(message: "unknown mode \(mode ?? "")")
     }

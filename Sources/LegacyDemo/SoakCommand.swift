@@ -1,0 +1,169 @@
+import Dispatch
+import Foundation
+import LocalOrigin
+
+/// `LegacyDemo soak` (and `LegacyDemo` without arguments): the test app of spec/TEST-APP.md, ending with the
+/// report and `RESULT` line of DESIGN.md §9.
+enum SoakCommand {
+    static let usage = """
+          LegacyDemo soak [--channels a,b,c] [--idle SECONDS] [--duration SECONDS] [--show-all-logs]
+                          [--cipher-key K] [--background-every SECONDS]
+                          [--origin HOST[:PORT] --publish-key K --subscribe-key K [--secure|--insecure]]
+            Publishes numbered messages on every channel every --idle seconds (default 10) and matches what comes
+            back. Without --origin it runs on an embedded local origin. Ends after --duration seconds or on
+            SIGINT/SIGTERM; SIGUSR1 toggles background mode. The last report line is
+              RESULT sent=N failed=N received=N matched=N lost=N duplicated=N corrupted=N unconfirmed=N p50_ms=X p99_ms=Y
+            Exit status 0 when nothing was lost, duplicated or corrupted, 1 otherwise, 2 for bad flags.
+            --channels          comma-separated names, white space removed (default: 3 random names)
+            --show-all-logs     log every message sent and received, not only the essential events
+            --background-every  switch between foreground and background mode every SECONDS; in background
+                                mode a simulated moving position {"lat": …, "lng": …} goes to every channel
+            --secure|--insecure TLS to --origin or not (default --secure)
+        """
+
+    /// How long the end waits for messages in flight, and for the unsubscribe (whose leave gives up after 10 s).
+    private static let drainTimeout = 3.0
+    private static let unsubscribeTimeout = 12.0
+
+    static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
+        let settings = try SoakSettings(arguments)
+        let rssAtStart = residentKiB()
+        let output = SoakOutput(showAllLogs: settings.showAllLogs)
+        let termination = Termination()
+        termination.routeSignals()
+
+        let embedded: LocalOrigin?
+        let address: String
+        let keys: (publish: String, subscribe: String)
+        let secure: Bool
+        if let remote = settings.remote {
+            embedded = nil
+            (address, keys, secure) = (remote.address, (remote.publishKey, remote.subscribeKey), remote.secure)
+        } else {
+            do {
+                embedded = try LocalOrigin.start()
+            } catch {
+                complain("LegacyDemo soak: cannot start the embedded origin: \(error)")
+                return 1
+            }
+            address = embedded?.address ?? ""
+            (keys, secure) = (("demo", "demo"), false)
+            output.essential("embedded origin listening on \(address)")
+        }
+        output.essential("channels: \(settings.channels.joined(separator: ", "))")
+
+        let soak = SoakClient(settings: settings, output: output)
+        let background = Self.routeBackgroundSignal(to: soak)
+        let started = DispatchTime.now()
+        soak.start(origin: address, publishKey: keys.publish, subscribeKey: keys.subscribe, secure: secure)
+        let reason = termination.wait(timeout: settings.duration)
+        background.cancel()
+        output.essential("stopping (\(reason))")
+
+        let drained = DispatchSemaphore(value: 0)
+        soak.stopPublishing(waitingAtMost: Self.drainTimeout) { drained.signal() }
+        drained.wait()
+        let unsubscribed = DispatchSemaphore(value: 0)
+        let unsubscribeOutcome = Locked<String?>(nil)
+        soak.unsubscribeAndDisconnect { error, online in
+            let outcome = error.map { "failed: \($0.code) \($0.localizedDescription)" } ?? "done"
+            unsubscribeOutcome.set(online ? outcome : outcome + " (offline: the leave was not sent)")
+            unsubscribed.signal()
+        }
+        let unsubscribe: String
+        if unsubscribed.wait(timeout: .now() + Self.unsubscribeTimeout) == .timedOut {
+            unsubscribe = "no answer after \(Int(Self.unsubscribeTimeout)) s"
+        } else {
+            unsubscribe = unsubscribeOutcome.get() ?? "done"
+        }
+        let ran = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let results = soak.results()
+        embedded?.stop()
+        return Self.report(
+            results,
+            settings: settings,
+            origin: embedded == nil ? address : "embedded \(address)",
+            ran: ran,
+            reason: reason,
+            unsubscribe: unsubscribe,
+            rss: (rssAtStart, residentKiB()),
+            output: output
+        )
+    }
+
+    private static func report(
+        _ results: (tally: SoakLedger.Tally, latency: LatencyHistogram, locations: (Int, Int), skipped: Int),
+        settings: SoakSettings,
+        origin: String,
+        ran: Double,
+        reason: String,
+        unsubscribe: String,
+        rss: (start: Int?, end: Int?),
+        output: SoakOutput
+    ) -> Int32 {
+        let tally = results.tally
+        let p50 = String(format: "%.2f", results.latency.percentile(0.5))
+        let p99 = String(format: "%.2f", results.latency.percentile(0.99))
+        let maximum = String(format: "%.2f", results.latency.maximum)
+        let passed = tally.lost == 0 && tally.duplicated == 0 && tally.corrupted == 0
+        let kib = { (value: Int?) in value.map { "\($0) KiB" } ?? "unknown" }
+        let lines = [
+            "--- soak report ---",
+            "origin: \(origin); channels: \(settings.channels.joined(separator: ", "))"
+                + "; idle \(settings.idle) s\(settings.cipherKey == nil ? "" : "; encrypted")",
+            "ran \(String(format: "%.1f", ran)) s, stopped on \(reason); unsubscribe: \(unsubscribe)",
+            "publishes: sent \(tally.sent), failed \(tally.failed), never answered \(tally.unanswered)"
+                + ", rounds skipped (back-pressure) \(results.skipped)",
+            "messages: received \(tally.received), matched \(tally.matched), lost \(tally.lost)"
+                + ", duplicated \(tally.duplicated), corrupted \(tally.corrupted), unconfirmed \(tally.unconfirmed)",
+            "locations: sent \(results.locations.0), received \(results.locations.1)",
+            "latency: p50 \(p50) ms, p99 \(p99) ms, max \(maximum) ms over \(results.latency.count) messages",
+            "RSS: start \(kib(rss.start)), end \(kib(rss.end))",
+            passed ? "PASS" : "FAIL: messages were lost, duplicated or corrupted",
+            "RESULT sent=\(tally.sent) failed=\(tally.failed) received=\(tally.received) matched=\(tally.matched)"
+                + " lost=\(tally.lost) duplicated=\(tally.duplicated) corrupted=\(tally.corrupted)"
+                + " unconfirmed=\(tally.unconfirmed) p50_ms=\(p50) p99_ms=\(p99)",
+        ]
+        lines.forEach(output.report)
+        return passed ? 0 : 1
+    }
+
+    /// SIGUSR1 toggles background mode, as sending the app to the background did.
+    private static func routeBackgroundSignal(to soak: SoakClient) -> DispatchSourceSignal {
+        signal(SIGUSR1, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
+        source.setEventHandler { soak.toggleBackground() }
+        source.resume()
+        return source
+    }
+
+    /// The resident set size from /proc/self/status (Linux), or nil where there is none.
+    static func residentKiB() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.dropFirst(6).filter(\.isNumber))
+        }
+        return nil
+    }
+}
+
+/// A value behind a lock, handed between threads.
+final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only read or written while holding `lock`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func get() -> Value {
+        self.lock.lock()
+        defer { self.lock.unlock() }
+        return self.value
+    }
+
+    func set(_ value: Value) {
+        self.lock.lock()
+        self.value = value
+        self.lock.unlock()
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The soak's stdout: time-stamped log lines and, on a terminal, one status line kept at the bottom and redrawn in
+/// place; elsewhere the status goes out as plain periodic lines, and only with `--show-all-logs`.
+final class SoakOutput: @unchecked Sendable {
+    // @unchecked: `statusShown` is only read or written while holding `lock`, which also orders the writes.
+    private let lock = NSLock()
+    private var statusShown = false
+    let showAllLogs: Bool
+    let isTerminal: Bool
+
+    init(showAllLogs: Bool) {
+        self.showAllLogs = showAllLogs
+        self.isTerminal = isatty(STDOUT_FILENO) != 0
+    }
+
+    /// Seconds between status updates, or nil when no status is shown.
+    var statusInterval: Double? {
+        if self.isTerminal { return 0.5 }
+        return self.showAllLogs ? 2 : nil
+    }
+
+    /// An essential event: always shown.
+    func essential(_ line: String) { self.write("\(Self.stamp()) \(line)", isStatus: false) }
+
+    /// A routine event (every message sent or received): shown with `--show-all-logs`.
+    func detail(_ line: String) {
+        if self.showAllLogs { self.write("\(Self.stamp()) \(line)", isStatus: false) }
+    }
+
+    /// Shows the status line.
+    func status(_ line: String) {
+        self.write(self.isTerminal ? line : "\(Self.stamp()) status \(line)", isStatus: true)
+    }
+
+    /// A line of the final report; the status line, if shown, is left above it.
+    func report(_ line: String) {
+        self.lock.lock()
+        self.statusShown = false
+        say(line)
+        self.lock.unlock()
+    }
+
+    private func write(_ line: String, isStatus: Bool) {
+        self.lock.lock()
+        // ESC[1A ESC[2K: up one line and clear it, so the status line is replaced rather than repeated.
+        let erase = self.isTerminal && self.statusShown ? "\u{1B}[1A\u{1B}[2K" : ""
+        // A log line takes the status line's place; the status comes back below it at the next update.
+        say(erase + line)
+        self.statusShown = isStatus && self.isTerminal
+        self.lock.unlock()
+    }
+
+    private static func stamp() -> String {
+        let now = Date().timeIntervalSince1970
+        let seconds = Int(now) % 86_400
+        let millis = Int((now - now.rounded(.down)) * 1_000)
+        return String(format: "%02d:%02d:%02d.%03d", seconds / 3_600, seconds / 60 % 60, seconds % 60, millis)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// One run of the built `LegacyDemo` binary with its stdout and stderr collected, for tests that drive the demo
+/// the way users and scripts do.
+///
+/// Every wait takes a deadline; `stop()` terminates the process, waits for it (and kills it past the deadline), so a
+/// test never leaves a process behind.
+final class DemoProcess: @unchecked Sendable {
+    // @unchecked: `stdout`, `stderr`, `openStreams` and `status` are only touched while holding `condition`;
+    // `process` is configured before `run()` and only signalled afterwards.
+    private let process = Process()
+    private let condition = NSCondition()
+    private var stdout = Data()
+    private var stderr = Data()
+    private var openStreams = 2
+    private var status: Int32?
+
+    /// The binary `swift build` / `swift test` puts at the package root's `.build/debug/LegacyDemo`.
+    static var binary: URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()  // Support
+            .deletingLastPathComponent()  // LegacyDemoTests
+            .deletingLastPathComponent()  // Tests
+            .deletingLastPathComponent()  // package root
+            .appendingPathComponent(".build/debug/LegacyDemo")
+    }
+
+    /// Starts `LegacyDemo arguments…`. Throws when the binary is missing or cannot be started.
+    init(_ arguments: [String]) throws {
+        let binary = Self.binary
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw DemoProcessError.missingBinary(binary.path)
+        }
+        self.process.executableURL = binary
+        self.process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        self.process.standardOutput = out
+        self.process.standardError = err
+        self.process.standardInput = FileHandle.nullDevice
+        self.process.terminationHandler = { [weak self] process in
+            guard let self else { return }
+            self.condition.lock()
+            self.status = process.terminationStatus
+            self.condition.broadcast()
+            self.condition.unlock()
+        }
+        try self.process.run()
+        self.collect(out.fileHandleForReading, isStdout: true)
+        self.collect(err.fileHandleForReading, isStdout: false)
+    }
+
+    /// Reads `handle` to its end on a thread of its own: blocking reads see end-of-file reliably, where
+    /// `readabilityHandler` on Linux can miss it.
+    private func collect(_ handle: FileHandle, isStdout: Bool) {
+        let thread = Thread { [self] in
+            while true {
+                let data = handle.availableData
+                self.condition.lock()
+                if data.isEmpty {
+                    self.openStreams -= 1
+                } else if isStdout {
+                    self.stdout.append(data)
+                } else {
+                    self.stderr.append(data)
+                }
+                self.condition.broadcast()
+                self.condition.unlock()
+                if data.isEmpty { return }
+            }
+        }
+        thread.name = "DemoProcess.\(isStdout ? "stdout" : "stderr")"
+        thread.start()
+    }
+
+    /// Everything written to stdout so far.
+    var output: String {
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        return String(decoding: self.stdout, as: UTF8.self)
+    }
+
+    /// Everything written to stderr so far.
+    var errors: String {
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        return String(decoding: self.stderr, as: UTF8.self)
+    }
+
+    /// Waits until a stdout line contains `text` and returns that line, or nil at the deadline or exit.
+    func waitForLine(containing text: String, timeout: Double = 20) -> String? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        while true {
+            let lines = String(decoding: self.stdout, as: UTF8.self).split(separator: "\n")
+            if let line = lines.first(where: { $0.contains(text) }) { return String(line) }
+            if self.openStreams == 0 || !self.condition.wait(until: deadline) { return nil }
+        }
+    }
+
+    /// Waits for the process to exit and its output to be read to the end; returns the exit status, or nil at the
+    /// deadline (the process is then still running: call `stop()`).
+    func waitForExit(timeout: Double = 30) -> Int32? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        while self.status == nil || self.openStreams > 0 {
+            if !self.condition.wait(until: deadline) { return nil }
+        }
+        return self.status
+    }
+
+    /// Sends SIGINT, as Ctrl-C does.
+    func interrupt() { self.process.interrupt() }
+
+    /// Terminates the process if it still runs and waits for it; kills it when SIGTERM is not enough in 15 s.
+    func stop() {
+        if self.process.isRunning { self.process.terminate() }
+        if self.waitForExit(timeout: 15) == nil {
+            kill(self.process.processIdentifier, SIGKILL)
+            _ = self.waitForExit(timeout: 5)
+        }
+    }
+
+    /// The `RESULT` line's counters by name, when the last stdout line is a `RESULT` line.
+    var result: [String: Double]? {
+        guard let last = self.output.split(separator: "\n").last, last.hasPrefix("RESULT ") else { return nil }
+        var fields: [String: Double] = [:]
+        for pair in last.dropFirst("RESULT ".count).split(separator: " ") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let value = Double(parts[1]) else { return nil }
+            fields[String(parts[0])] = value
+        }
+        return fields
+    }
+}
+
+/// Why a `DemoProcess` could not start.
+enum DemoProcessError: Error, CustomStringConvertible {
+    case missingBinary(String)
+
+    var description: String {
+        switch self {
+        case .missingBinary(let path): "LegacyDemo is not built at \(path); run `swift build` first"
+        }
+    }
+}
