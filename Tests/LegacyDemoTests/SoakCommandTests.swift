@@ -120,7 +120,9 @@ struct SoakCommandTests {
         #expect(status == 0 || status == 1, "stdout: \(demo.output)")
         #expect(demo.result != nil, "no RESULT line: \(demo.output)")
         #expect(demo.output.contains("stopped on SIGINT"))
-        #expect(demo.output.contains("unsubscribe: done (offline: the leave was not sent)"))
+        // Whether the client has already processed the loss when the stop begins is a race (the unsubscribe is
+        // then reported with or without "(offline: …)"); either way it completes and the report follows.
+        #expect(demo.output.contains("unsubscribe: done"), "stdout: \(demo.output)")
     }
 
     @Test(arguments: [
