@@ -1,3 +1,5 @@
+import PubNubLegacy
+
 /// The persistent registrations of one `PNObservationCenter` bucket: `(observer, block)` pairs in registration
 /// order, safe to change from any thread, including from inside one of its own blocks.
 ///

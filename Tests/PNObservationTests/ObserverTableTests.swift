@@ -1,4 +1,5 @@
 import Dispatch
+import PubNubLegacy
 import Testing
 
 @testable import PNObservation

@@ -4,29 +4,29 @@ import Foundation
 ///
 /// Closures passed to `withLock` run while the lock is held, so they must be short and must never call user code,
 /// post notifications or touch the network (STYLE.md, "locks stay inside small boxes").
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is read and written only inside `lock.lock()` … `lock.unlock()` below.
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with exclusive access to the value and returns its result.
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         self.lock.lock()
         defer { self.lock.unlock() }
         return try body(&self.value)
     }
 
     /// A copy of the current value.
-    var current: Value {
+    package var current: Value {
         self.withLock { $0 }
     }
 
     /// Replaces the value.
-    func set(_ newValue: Value) {
+    package func set(_ newValue: Value) {
         self.withLock { $0 = newValue }
     }
 }

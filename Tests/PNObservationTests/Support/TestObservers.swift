@@ -1,4 +1,5 @@
 import Foundation
+import PubNubLegacy
 
 @testable import PNObservation
 
