@@ -157,45 +157,10 @@ struct AES: Sendable {
     static func encrypt(
         _ input: Block,
         rounds: Int,
-        keys k: UnsafeBufferPointer<UInt32>,
-        tables t: UnsafeBufferPointer<UInt32>
+        keys: UnsafeBufferPointer<UInt32>,
+        tables: UnsafeBufferPointer<UInt32>
     ) -> Block {
-        var s0 = input.w0 ^ k[0]
-        var s1 = input.w1 ^ k[1]
-        var s2 = input.w2 ^ k[2]
-        var s3 = input.w3 ^ k[3]
-        var key = 4
-        for _ in 1..<rounds {
-            let t0 =
-                t[TableOffset.te0 &+ Int(s0 &>> 24)] ^ t[TableOffset.te1 &+ Int((s1 &>> 16) & 0xff)]
-                ^ t[TableOffset.te2 &+ Int((s2 &>> 8) & 0xff)] ^ t[TableOffset.te3 &+ Int(s3 & 0xff)] ^ k[key]
-            let t1 =
-                t[TableOffset.te0 &+ Int(s1 &>> 24)] ^ t[TableOffset.te1 &+ Int((s2 &>> 16) & 0xff)]
-                ^ t[TableOffset.te2 &+ Int((s3 &>> 8) & 0xff)] ^ t[TableOffset.te3 &+ Int(s0 & 0xff)] ^ k[key &+ 1]
-            let t2 =
-                t[TableOffset.te0 &+ Int(s2 &>> 24)] ^ t[TableOffset.te1 &+ Int((s3 &>> 16) & 0xff)]
-                ^ t[TableOffset.te2 &+ Int((s0 &>> 8) & 0xff)] ^ t[TableOffset.te3 &+ Int(s1 & 0xff)] ^ k[key &+ 2]
-            let t3 =
-                t[TableOffset.te0 &+ Int(s3 &>> 24)] ^ t[TableOffset.te1 &+ Int((s0 &>> 16) & 0xff)]
-                ^ t[TableOffset.te2 &+ Int((s1 &>> 8) & 0xff)] ^ t[TableOffset.te3 &+ Int(s2 & 0xff)] ^ k[key &+ 3]
-            s0 = t0
-            s1 = t1
-            s2 = t2
-            s3 = t3
-            key &+= 4
-        }
-        let s = TableOffset.sbox
-        @inline(__always)
-        func last(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ roundKey: UInt32) -> UInt32 {
-            (t[s &+ Int(a &>> 24)] &<< 24 | t[s &+ Int((b &>> 16) & 0xff)] &<< 16
-                | t[s &+ Int((c &>> 8) & 0xff)] &<< 8 | t[s &+ Int(d & 0xff)]) ^ roundKey
-        }
-        return Block(
-            last(s0, s1, s2, s3, k[key]),
-            last(s1, s2, s3, s0, k[key &+ 1]),
-            last(s2, s3, s0, s1, k[key &+ 2]),
-            last(s3, s0, s1, s2, k[key &+ 3])
-        )
+        transform(input, rounds: rounds, keys: keys, tables: tables, inverse: false)
     }
 
     /// FIPS 197 §5.3.5 (equivalent inverse cipher) with T-tables. `keys` is `decryptionKeys`.
@@ -203,44 +168,58 @@ struct AES: Sendable {
     static func decrypt(
         _ input: Block,
         rounds: Int,
-        keys k: UnsafeBufferPointer<UInt32>,
-        tables t: UnsafeBufferPointer<UInt32>
+        keys: UnsafeBufferPointer<UInt32>,
+        tables: UnsafeBufferPointer<UInt32>
     ) -> Block {
-        var s0 = input.w0 ^ k[0]
-        var s1 = input.w1 ^ k[1]
-        var s2 = input.w2 ^ k[2]
-        var s3 = input.w3 ^ k[3]
+        transform(input, rounds: rounds, keys: keys, tables: tables, inverse: true)
+    }
+
+    /// Both ciphers in one loop. A forward round mixes column j with columns j+1, j+2, j+3; an inverse round with
+    /// j−1, j−2, j−3. Holding the state with columns 1 and 3 swapped (`u1` = column 3, `u3` = column 1) turns the
+    /// inverse pattern into the forward one, so only the tables and the positions of key words 1 and 3 differ.
+    /// `inverse` is a constant at both call sites, so each specialisation keeps the state in registers.
+    @inline(__always)
+    private static func transform(
+        _ input: Block,
+        rounds: Int,
+        keys k: UnsafeBufferPointer<UInt32>,
+        tables t: UnsafeBufferPointer<UInt32>,
+        inverse: Bool
+    ) -> Block {
+        let (t0, t1, t2, t3, sbox) =
+            inverse
+            ? (TableOffset.td0, TableOffset.td1, TableOffset.td2, TableOffset.td3, TableOffset.inverseSbox)
+            : (TableOffset.te0, TableOffset.te1, TableOffset.te2, TableOffset.te3, TableOffset.sbox)
+        let k1 = inverse ? 3 : 1
+        let k3 = inverse ? 1 : 3
+        var u0 = input.w0 ^ k[0]
+        var u1 = (inverse ? input.w3 : input.w1) ^ k[k1]
+        var u2 = input.w2 ^ k[2]
+        var u3 = (inverse ? input.w1 : input.w3) ^ k[k3]
+        @inline(__always)
+        func mix(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ roundKey: UInt32) -> UInt32 {
+            t[t0 &+ Int(a &>> 24)] ^ t[t1 &+ Int((b &>> 16) & 0xff)] ^ t[t2 &+ Int((c &>> 8) & 0xff)]
+                ^ t[t3 &+ Int(d & 0xff)] ^ roundKey
+        }
         var key = 4
         for _ in 1..<rounds {
-            let t0 =
-                t[TableOffset.td0 &+ Int(s0 &>> 24)] ^ t[TableOffset.td1 &+ Int((s3 &>> 16) & 0xff)]
-                ^ t[TableOffset.td2 &+ Int((s2 &>> 8) & 0xff)] ^ t[TableOffset.td3 &+ Int(s1 & 0xff)] ^ k[key]
-            let t1 =
-                t[TableOffset.td0 &+ Int(s1 &>> 24)] ^ t[TableOffset.td1 &+ Int((s0 &>> 16) & 0xff)]
-                ^ t[TableOffset.td2 &+ Int((s3 &>> 8) & 0xff)] ^ t[TableOffset.td3 &+ Int(s2 & 0xff)] ^ k[key &+ 1]
-            let t2 =
-                t[TableOffset.td0 &+ Int(s2 &>> 24)] ^ t[TableOffset.td1 &+ Int((s1 &>> 16) & 0xff)]
-                ^ t[TableOffset.td2 &+ Int((s0 &>> 8) & 0xff)] ^ t[TableOffset.td3 &+ Int(s3 & 0xff)] ^ k[key &+ 2]
-            let t3 =
-                t[TableOffset.td0 &+ Int(s3 &>> 24)] ^ t[TableOffset.td1 &+ Int((s2 &>> 16) & 0xff)]
-                ^ t[TableOffset.td2 &+ Int((s1 &>> 8) & 0xff)] ^ t[TableOffset.td3 &+ Int(s0 & 0xff)] ^ k[key &+ 3]
-            s0 = t0
-            s1 = t1
-            s2 = t2
-            s3 = t3
+            (u0, u1, u2, u3) = (
+                mix(u0, u1, u2, u3, k[key]),
+                mix(u1, u2, u3, u0, k[key &+ k1]),
+                mix(u2, u3, u0, u1, k[key &+ 2]),
+                mix(u3, u0, u1, u2, k[key &+ k3])
+            )
             key &+= 4
         }
-        let s = TableOffset.inverseSbox
         @inline(__always)
         func last(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ roundKey: UInt32) -> UInt32 {
-            (t[s &+ Int(a &>> 24)] &<< 24 | t[s &+ Int((b &>> 16) & 0xff)] &<< 16
-                | t[s &+ Int((c &>> 8) & 0xff)] &<< 8 | t[s &+ Int(d & 0xff)]) ^ roundKey
+            (t[sbox &+ Int(a &>> 24)] &<< 24 | t[sbox &+ Int((b &>> 16) & 0xff)] &<< 16
+                | t[sbox &+ Int((c &>> 8) & 0xff)] &<< 8 | t[sbox &+ Int(d & 0xff)]) ^ roundKey
         }
-        return Block(
-            last(s0, s3, s2, s1, k[key]),
-            last(s1, s0, s3, s2, k[key &+ 1]),
-            last(s2, s1, s0, s3, k[key &+ 2]),
-            last(s3, s2, s1, s0, k[key &+ 3])
-        )
+        let v0 = last(u0, u1, u2, u3, k[key])
+        let v1 = last(u1, u2, u3, u0, k[key &+ k1])
+        let v2 = last(u2, u3, u0, u1, k[key &+ 2])
+        let v3 = last(u3, u0, u1, u2, k[key &+ k3])
+        return inverse ? Block(v0, v3, v2, v1) : Block(v0, v1, v2, v3)
     }
 }
