@@ -98,7 +98,13 @@ extension ConsoleCommand {
             guard let publish = words.next(), let subscribe = words.next() else {
                 throw fail("config keys needs a publish and a subscribe key")
             }
-            command = .configKeys(publish: publish, subscribe: subscribe, secret: words.next())
+            // `""` stands for an empty key, which the client refuses with error 100.
+            let literal = { (word: String) in word == "\"\"" ? "" : word }
+            command = .configKeys(
+                publish: literal(publish),
+                subscribe: literal(subscribe),
+                secret: words.next().map(literal)
+            )
         case "cipher", "auth":
             guard let key = words.next() else { throw fail("config \(setting) needs a key or off") }
             let value = key == "off" ? nil : key

@@ -81,7 +81,11 @@ enum ConsoleCommand: Equatable {
             usage: "config origin HOST[:PORT]",
             calls: "setConfiguration(_:) #6 (while connected: hard reset to the new origin)"
         ),
-        Syntax(name: "config", usage: "config keys PUB SUB [SECRET]", calls: "setConfiguration(_:) #6"),
+        Syntax(
+            name: "config",
+            usage: "config keys PUB SUB [SECRET]",
+            calls: "setConfiguration(_:) #6 (\"\" for an empty key, which the client refuses with 100)"
+        ),
         Syntax(name: "config", usage: "config cipher KEY|off", calls: "setConfiguration(_:) #6 (cipherKey)"),
         Syntax(name: "config", usage: "config auth KEY|off", calls: "setConfiguration(_:) #6 (authorizationKey)"),
         Syntax(name: "config", usage: "config tls on|off", calls: "setConfiguration(_:) #6 (useSecureConnection)"),
@@ -96,7 +100,11 @@ enum ConsoleCommand: Equatable {
             usage: "reset",
             calls: "resetClient() #2, then sharedInstance() #1 and setupWithConfiguration(_:andDelegate:) #7"
         ),
-        Syntax(name: "connect", usage: "connect", calls: "connectWithSuccessBlock(_:errorBlock:) #4 (#3 without blocks)"),
+        Syntax(
+            name: "connect",
+            usage: "connect",
+            calls: "connectWithSuccessBlock(_:errorBlock:) #4 (#3 without blocks)"
+        ),
         Syntax(name: "disconnect", usage: "disconnect", calls: "disconnect() #5"),
         Syntax(
             name: "subscribe",

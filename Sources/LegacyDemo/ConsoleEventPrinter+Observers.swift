@@ -59,7 +59,10 @@ extension ConsoleEventPrinter {
             say("pushNotificationsEnable", "channels=\(ConsoleFormat.channels(channels)) \(ConsoleFormat.error(error))")
         }
         center.addClientPushNotificationsDisableObserver(self) { channels, error in
-            say("pushNotificationsDisable", "channels=\(ConsoleFormat.channels(channels)) \(ConsoleFormat.error(error))")
+            say(
+                "pushNotificationsDisable",
+                "channels=\(ConsoleFormat.channels(channels)) \(ConsoleFormat.error(error))"
+            )
         }
         center.addClientPushNotificationsEnabledChannelsObserver(self) { channels, error in
             say(
@@ -83,7 +86,10 @@ extension ConsoleEventPrinter {
             say("presenceEvent", ConsoleFormat.presence(event))
         }
         center.addMessageHistoryProcessingObserver(self) { messages, channel, start, end, error in
-            say("messageHistory", "\(ConsoleFormat.history(messages, channel, start, end)) \(ConsoleFormat.error(error))")
+            say(
+                "messageHistory",
+                "\(ConsoleFormat.history(messages, channel, start, end)) \(ConsoleFormat.error(error))"
+            )
         }
         center.addChannelParticipantsListProcessingObserver(self) { uuids, channel, error in
             say("participantsList", "\(ConsoleFormat.participants(uuids, channel)) \(ConsoleFormat.error(error))")
@@ -133,7 +139,8 @@ extension ConsoleEventPrinter {
         case let history as PNMessagesHistory:
             return ConsoleFormat.history(history.messages, history.channel, history.startDate, history.endDate)
         case let hereNow as PNHereNow:
-            return "\(ConsoleFormat.participants(hereNow.participants, hereNow.channel)) occupancy=\(hereNow.participantsCount)"
+            return
+                "\(ConsoleFormat.participants(hereNow.participants, hereNow.channel)) occupancy=\(hereNow.participantsCount)"
         case let other?:
             return "payload=\(ConsoleFormat.json(other))"
         }

@@ -41,7 +41,10 @@ final class ConsoleEventPrinter: PNDelegate, @unchecked Sendable {
     }
 
     func pubnubClient(_ client: PubNub, didDisconnectFromOrigin: String, withError: PNError) {
-        self.say("didDisconnectFromOriginWithError", "origin=\(didDisconnectFromOrigin) \(ConsoleFormat.error(withError))")
+        self.say(
+            "didDisconnectFromOriginWithError",
+            "origin=\(didDisconnectFromOrigin) \(ConsoleFormat.error(withError))"
+        )
     }
 
     func pubnubClient(_ client: PubNub, willDisconnectWithError: PNError) {
@@ -59,11 +62,17 @@ final class ConsoleEventPrinter: PNDelegate, @unchecked Sendable {
     }
 
     func pubnubClient(_ client: PubNub, willRestoreSubscriptionOnChannels: [PNChannel]) {
-        self.say("willRestoreSubscriptionOnChannels", "channels=\(ConsoleFormat.channels(willRestoreSubscriptionOnChannels))")
+        self.say(
+            "willRestoreSubscriptionOnChannels",
+            "channels=\(ConsoleFormat.channels(willRestoreSubscriptionOnChannels))"
+        )
     }
 
     func pubnubClient(_ client: PubNub, didRestoreSubscriptionOnChannels: [PNChannel]) {
-        self.say("didRestoreSubscriptionOnChannels", "channels=\(ConsoleFormat.channels(didRestoreSubscriptionOnChannels))")
+        self.say(
+            "didRestoreSubscriptionOnChannels",
+            "channels=\(ConsoleFormat.channels(didRestoreSubscriptionOnChannels))"
+        )
     }
 
     func pubnubClient(_ client: PubNub, subscriptionDidFailWithError: PNError) {
@@ -105,7 +114,10 @@ final class ConsoleEventPrinter: PNDelegate, @unchecked Sendable {
     // MARK: - Push notifications
 
     func pubnubClient(_ client: PubNub, didEnablePushNotificationsOnChannels: [PNChannel]) {
-        self.say("didEnablePushNotificationsOnChannels", "channels=\(ConsoleFormat.channels(didEnablePushNotificationsOnChannels))")
+        self.say(
+            "didEnablePushNotificationsOnChannels",
+            "channels=\(ConsoleFormat.channels(didEnablePushNotificationsOnChannels))"
+        )
     }
 
     func pubnubClient(_ client: PubNub, pushNotificationEnableDidFailWithError: PNError) {
@@ -113,7 +125,10 @@ final class ConsoleEventPrinter: PNDelegate, @unchecked Sendable {
     }
 
     func pubnubClient(_ client: PubNub, didDisablePushNotificationsOnChannels: [PNChannel]) {
-        self.say("didDisablePushNotificationsOnChannels", "channels=\(ConsoleFormat.channels(didDisablePushNotificationsOnChannels))")
+        self.say(
+            "didDisablePushNotificationsOnChannels",
+            "channels=\(ConsoleFormat.channels(didDisablePushNotificationsOnChannels))"
+        )
     }
 
     func pubnubClient(_ client: PubNub, pushNotificationDisableDidFailWithError: PNError) {
@@ -160,7 +175,10 @@ final class ConsoleEventPrinter: PNDelegate, @unchecked Sendable {
     }
 
     func pubnubClient(_ client: PubNub, didFailMessageSend: PNMessage?, withError: PNError) {
-        self.say("didFailMessageSend", "\(ConsoleFormat.outgoing(didFailMessageSend)) \(ConsoleFormat.error(withError))")
+        self.say(
+            "didFailMessageSend",
+            "\(ConsoleFormat.outgoing(didFailMessageSend)) \(ConsoleFormat.error(withError))"
+        )
     }
 
     func pubnubClient(_ client: PubNub, didSendMessage: PNMessage) {
@@ -184,7 +202,10 @@ final class ConsoleEventPrinter: PNDelegate, @unchecked Sendable {
         startingFrom: PNDate?,
         to: PNDate?
     ) {
-        self.say("didReceiveMessageHistory", ConsoleFormat.history(didReceiveMessageHistory, forChannel, startingFrom, to))
+        self.say(
+            "didReceiveMessageHistory",
+            ConsoleFormat.history(didReceiveMessageHistory, forChannel, startingFrom, to)
+        )
     }
 
     func pubnubClient(_ client: PubNub, didFailHistoryDownloadForChannel: PNChannel?, withError: PNError) {

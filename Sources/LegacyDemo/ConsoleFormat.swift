@@ -53,7 +53,8 @@ enum ConsoleFormat {
         case .PNPresenceEventLeave: type = "leave"
         case .PNPresenceEventTimeout: type = "timeout"
         }
-        return "channel=\(event.channel?.name ?? "-") type=\(type) uuid=\(event.uuid ?? "-") occupancy=\(event.occupancy)"
+        return
+            "channel=\(event.channel?.name ?? "-") type=\(type) uuid=\(event.uuid ?? "-") occupancy=\(event.occupancy)"
     }
 
     /// A history page: channel, bounds, count and the payloads (as a JSON array).
@@ -66,7 +67,8 @@ enum ConsoleFormat {
     /// A participants list: channel, count and uuids (sorted).
     static func participants(_ uuids: [String]?, _ channel: PNChannel?) -> String {
         let list = (uuids ?? []).sorted()
-        return "channel=\(channel?.name ?? "-") count=\(list.count) uuids=\(list.isEmpty ? "-" : list.joined(separator: ","))"
+        return
+            "channel=\(channel?.name ?? "-") count=\(list.count) uuids=\(list.isEmpty ? "-" : list.joined(separator: ","))"
     }
 
     /// A subscription process state as a word.

@@ -55,7 +55,9 @@ extension ConsoleSession {
         case .subscribe(let names, let presenceEvent):
             self.awaitBlock("subscribe") { latch in
                 PubNub.subscribeOnChannels(PNChannel.channelsWithNames(names), withPresenceEvent: presenceEvent) {
-                    state, channels, error in
+                    state,
+                    channels,
+                    error in
                     out.line(
                         "[block] subscribe state=\(ConsoleFormat.state(state)) channels=\(ConsoleFormat.channels(channels))"
                             + " \(ConsoleFormat.error(error))"
@@ -66,8 +68,11 @@ extension ConsoleSession {
         case .unsubscribe(let names, let presenceEvent):
             self.awaitBlock("unsubscribe") { latch in
                 PubNub.unsubscribeFromChannels(PNChannel.channelsWithNames(names), withPresenceEvent: presenceEvent) {
-                    channels, error in
-                    out.line("[block] unsubscribe channels=\(ConsoleFormat.channels(channels)) \(ConsoleFormat.error(error))")
+                    channels,
+                    error in
+                    out.line(
+                        "[block] unsubscribe channels=\(ConsoleFormat.channels(channels)) \(ConsoleFormat.error(error))"
+                    )
                     latch.open()
                 }
             }
@@ -94,14 +99,18 @@ extension ConsoleSession {
         case .hereNow(let channel):
             self.awaitBlock("herenow") { latch in
                 PubNub.requestParticipantsListForChannel(PNChannel.channelWithName(channel)) { uuids, channel, error in
-                    out.line("[block] herenow \(ConsoleFormat.participants(uuids, channel)) \(ConsoleFormat.error(error))")
+                    out.line(
+                        "[block] herenow \(ConsoleFormat.participants(uuids, channel)) \(ConsoleFormat.error(error))"
+                    )
                     latch.open()
                 }
             }
         case .time:
             self.awaitBlock("time") { latch in
                 PubNub.requestServerTimeTokenWithCompletionBlock { token, error in
-                    out.line("[block] time token=\(token.map { String($0.uint64Value) } ?? "-") \(ConsoleFormat.error(error))")
+                    out.line(
+                        "[block] time token=\(token.map { String($0.uint64Value) } ?? "-") \(ConsoleFormat.error(error))"
+                    )
                     latch.open()
                 }
             }
@@ -240,7 +249,9 @@ extension ConsoleSession {
                 limit: query.limit,
                 reverseHistory: query.reverse
             ) { messages, channel, start, end, error in
-                out.line("[block] history \(ConsoleFormat.history(messages, channel, start, end)) \(ConsoleFormat.error(error))")
+                out.line(
+                    "[block] history \(ConsoleFormat.history(messages, channel, start, end)) \(ConsoleFormat.error(error))"
+                )
                 latch.open()
             }
         }
