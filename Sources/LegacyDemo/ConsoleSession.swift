@@ -92,7 +92,8 @@ final class ConsoleSession {
     /// Reads and runs commands until end of input, `quit` or `exit`.
     private func readCommands() {
         while let line = readLine(strippingNewline: true) {
-            if self.output.isTerminal { self.output.inputRead() }
+            // Typed on a terminal, the line moved the cursor below the status line; piped, nothing moved it.
+            if !self.echo { self.output.inputRead() }
             let command: ConsoleCommand?
             do {
                 command = try ConsoleCommand.parse(line)

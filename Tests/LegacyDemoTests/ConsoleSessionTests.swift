@@ -4,51 +4,8 @@ import Testing
 /// `LegacyDemo console` driven as scripts drive it: commands piped into the built binary, its transcript read back.
 @Suite(.serialized)
 struct ConsoleSessionTests {
-    /// Runs a console session with `script` as stdin to its end; returns it with its exit status.
-    private func session(_ script: [String], arguments: [String] = []) throws -> (lines: [String], status: Int32?) {
-        let demo = try DemoProcess(["console"] + arguments, input: script.joined(separator: "\n") + "\n")
-        let status = demo.waitForExit(timeout: 90)
-        demo.stop()
-        let lines = demo.output.split(separator: "\n").map(String.init)
-        #expect(demo.errors.isEmpty, "stderr: \(demo.errors)")
-        return (lines, status)
-    }
-
-    /// The lines between the echo of `command` (`> command`) and the next echo: what that command printed.
-    private func section(_ lines: [String], _ command: String) -> [String] {
-        guard let start = lines.firstIndex(of: "> \(command)") else { return [] }
-        let rest = lines[(start + 1)...]
-        return Array(rest.prefix { !$0.hasPrefix("> ") })
-    }
-
-    /// Checks that `expected` occur in `lines` in this order (each as the start of a line), other lines between
-    /// them allowed; reports the first one missing.
-    private func expectInOrder(
-        _ lines: [String],
-        _ expected: [String],
-        _ what: String,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) {
-        var index = lines.startIndex
-        for line in expected {
-            guard let found = lines[index...].firstIndex(where: { $0.hasPrefix(line) }) else {
-                Issue.record(
-                    "\(what): missing (in order) \(line)\n--- got:\n\(lines.joined(separator: "\n"))",
-                    sourceLocation: sourceLocation
-                )
-                return
-            }
-            index = lines.index(after: found)
-        }
-    }
-
-    /// How many lines start with `prefix`.
-    private func count(_ lines: [String], _ prefix: String) -> Int {
-        lines.filter { $0.hasPrefix(prefix) }.count
-    }
-
     @Test func pipedSessionOnTheEmbeddedOriginShowsEveryChannelInOrder() throws {
-        let (lines, status) = try self.session([
+        let (lines, status) = try ConsoleTranscript.session([
             "connect",
             "presence on a",
             "subscribe a --presence",
@@ -67,8 +24,8 @@ struct ConsoleSessionTests {
         let origin = try #require(lines.first { $0.hasPrefix("embedded origin listening on 127.0.0.1:") })
         let address = String(origin.dropFirst("embedded origin listening on ".count))
 
-        self.expectInOrder(
-            self.section(lines, "connect"),
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "connect"),
             [
                 "[delegate] willConnectToOrigin origin=\(address)",
                 "[notification] PNClientWillConnectToOriginNotification origin=\(address)",
@@ -79,8 +36,8 @@ struct ConsoleSessionTests {
             ],
             "connect"
         )
-        self.expectInOrder(
-            self.section(lines, "presence on a"),
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "presence on a"),
             [
                 "[delegate] didEnablePresenceObservationOnChannels channels=a",
                 "[observer] presenceEnabling channels=a error=-",
@@ -89,8 +46,8 @@ struct ConsoleSessionTests {
             ],
             "presence on"
         )
-        self.expectInOrder(
-            self.section(lines, "subscribe a --presence"),
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "subscribe a --presence"),
             [
                 "[delegate] didSubscribeOnChannels channels=a",
                 "[observer] subscriptionState state=subscribed channels=a error=-",
@@ -102,7 +59,7 @@ struct ConsoleSessionTests {
         // Our own join arrives on the presence channel (no block: presence events have none), before `wait` returns.
         let afterSubscribe = Array(lines.drop { $0 != "> subscribe a --presence" })
         let beforePublish = Array(afterSubscribe.prefix { $0 != "> publish a hello" })
-        self.expectInOrder(
+        ConsoleTranscript.expectInOrder(
             beforePublish,
             [
                 "[delegate] didReceivePresenceEvent channel=a type=join uuid=",
@@ -113,8 +70,8 @@ struct ConsoleSessionTests {
         )
         #expect(!lines.contains { $0.hasPrefix("[block] ") && $0.contains("type=join") })
 
-        self.expectInOrder(
-            self.section(lines, "publish a hello"),
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "publish a hello"),
             [
                 "[delegate] willSendMessage channel=a message=\"hello\"",
                 "[observer] messageProcessing state=sending channel=a message=\"hello\"",
@@ -128,8 +85,8 @@ struct ConsoleSessionTests {
             "publish text"
         )
         let json = "{\"k\":[1,true]}"
-        self.expectInOrder(
-            self.section(lines, "publish a --json {\"k\": [1, true]}"),
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "publish a --json {\"k\": [1, true]}"),
             [
                 "[delegate] willSendMessage channel=a message=\(json)",
                 "[delegate] didSendMessage channel=a message=\(json)",
@@ -148,11 +105,11 @@ struct ConsoleSessionTests {
                 "[observer] messageReceive channel=a message=\(message)",
                 "[notification] PNClientDidReceiveMessageNotification channel=a message=\(message)",
             ] {
-                #expect(self.count(beforeHistory, prefix) == 1, "\(prefix)")
-                #expect(self.count(lines, prefix) == 1, "\(prefix)")
+                #expect(ConsoleTranscript.count(beforeHistory, prefix) == 1, "\(prefix)")
+                #expect(ConsoleTranscript.count(lines, prefix) == 1, "\(prefix)")
             }
         }
-        self.expectInOrder(
+        ConsoleTranscript.expectInOrder(
             beforeHistory,
             [
                 "[delegate] didReceiveMessage channel=a message=\"hello\"",
@@ -162,8 +119,8 @@ struct ConsoleSessionTests {
         )
 
         let page = "count=2 messages=[\"hello\",\(json)]"
-        let history = self.section(lines, "history a")
-        self.expectInOrder(
+        let history = ConsoleTranscript.section(lines, "history a")
+        ConsoleTranscript.expectInOrder(
             history,
             [
                 "[delegate] didReceiveMessageHistory channel=a start=",
@@ -175,8 +132,8 @@ struct ConsoleSessionTests {
         )
         #expect(history.filter { $0.contains(page) }.count == 4, "\(history)")
 
-        let hereNow = self.section(lines, "herenow a")
-        self.expectInOrder(
+        let hereNow = ConsoleTranscript.section(lines, "herenow a")
+        ConsoleTranscript.expectInOrder(
             hereNow,
             [
                 "[delegate] didReceiveParticipantsList channel=a count=1 uuids=",
@@ -186,15 +143,15 @@ struct ConsoleSessionTests {
             ],
             "herenow"
         )
-        let statusLines = self.section(lines, "status").filter { $0.hasPrefix("status ") }
+        let statusLines = ConsoleTranscript.section(lines, "status").filter { $0.hasPrefix("status ") }
         #expect(statusLines.count == 1)
         #expect(
             statusLines.first?.hasPrefix("status connection=connected subscribed=1 channels=a occupancy=a:1 uuid=")
                 == true
         )
 
-        self.expectInOrder(
-            self.section(lines, "unsubscribe a --presence"),
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "unsubscribe a --presence"),
             [
                 "[delegate] didUnsubscribeOnChannels channels=a",
                 "[observer] unsubscription channels=a error=-",
@@ -203,8 +160,8 @@ struct ConsoleSessionTests {
             ],
             "unsubscribe"
         )
-        let disconnect = self.section(lines, "disconnect")
-        self.expectInOrder(
+        let disconnect = ConsoleTranscript.section(lines, "disconnect")
+        ConsoleTranscript.expectInOrder(
             disconnect,
             [
                 "[delegate] didDisconnectFromOrigin origin=\(address)",
@@ -221,7 +178,7 @@ struct ConsoleSessionTests {
     }
 
     @Test func mistakesAndFailedCallsAreReportedAndTheSessionGoesOn() throws {
-        let (lines, status) = try self.session([
+        let (lines, status) = try ConsoleTranscript.session([
             "frobnicate",
             "subscribe",
             "history a --limit lots",
@@ -235,19 +192,22 @@ struct ConsoleSessionTests {
         ])
         #expect(status == 0, "\(lines.joined(separator: "\n"))")
         #expect(
-            self.section(lines, "frobnicate") == [
+            ConsoleTranscript.section(lines, "frobnicate") == [
                 "error: unknown command \"frobnicate\"", "usage: type \"help\" for the list of commands",
             ]
         )
         #expect(
-            self.section(lines, "subscribe") == [
+            ConsoleTranscript.section(lines, "subscribe") == [
                 "error: needs at least one channel", "usage: subscribe CH[,CH...] [--presence]",
             ]
         )
-        #expect(self.section(lines, "history a --limit lots").first == "error: --limit needs a whole number (0 = 100)")
+        #expect(
+            ConsoleTranscript.section(lines, "history a --limit lots").first
+                == "error: --limit needs a whole number (0 = 100)"
+        )
 
         // Before connect: 105, through the block only (3.4 gates delegate, observers and notification).
-        let early = self.section(lines, "publish a too early")
+        let early = ConsoleTranscript.section(lines, "publish a too early")
         #expect(
             early == [
                 "[block] publish state=error channel=a message=\"too early\" error=105"
@@ -255,34 +215,34 @@ struct ConsoleSessionTests {
             ]
         )
         #expect(
-            self.section(lines, "time") == [
+            ConsoleTranscript.section(lines, "time") == [
                 "[block] time token=- error=105 description=\"PubNub client can't perform request\""
             ]
         )
 
         // Invalid JSON: an error line, nothing sent — the history stays empty.
         #expect(
-            self.section(lines, "publish a --json {not json").first
+            ConsoleTranscript.section(lines, "publish a --json {not json").first
                 == "error: invalid JSON: {not json (nothing was sent)"
         )
         #expect(!lines.contains { $0.contains("willSendMessage") || $0.contains("state=sending") })
         #expect(
-            self.section(lines, "history a").contains {
+            ConsoleTranscript.section(lines, "history a").contains {
                 $0.hasPrefix("[block] history channel=a") && $0.contains("count=0 messages=[]")
             }
         )
 
         // An invalid configuration is refused through `pubnubClient(_:error:)` and the notification; the applied
         // one stays.
-        self.expectInOrder(
-            self.section(lines, "config keys \"\" sub"),
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "config keys \"\" sub"),
             [
                 "[delegate] error error=100", "[notification] PNClientErrorNotification error=100",
                 "config keys refused",
             ],
             "configuration error"
         )
-        #expect(self.section(lines, "config show").first?.contains("publish-key=\"demo\"") == true)
+        #expect(ConsoleTranscript.section(lines, "config show").first?.contains("publish-key=\"demo\"") == true)
         // End of input while connected: a clean disconnect, then exit 0.
         #expect(lines.suffix(2).first?.hasPrefix("[notification] PNClientDidDisconnectFromOriginNotification") == true)
         #expect(lines.last == "bye")
@@ -294,7 +254,7 @@ struct ConsoleSessionTests {
         let address = String(
             try #require(origin.waitForLine(containing: "listening on ")).dropFirst("listening on ".count)
         )
-        let (lines, status) = try self.session(
+        let (lines, status) = try ConsoleTranscript.session(
             ["connect", "subscribe x", "publish x over there", "wait message", "quit", "time"],
             arguments: ["--origin", address, "--publish-key", "pk", "--subscribe-key", "sk", "--insecure"]
         )
