@@ -59,8 +59,17 @@ extension ConsoleCommand {
         case "history":
             return try Self.parseHistory(&words, fail)
         case "herenow":
-            guard let channel = words.next() else { throw fail("herenow needs a channel") }
-            try Self.expectEnd(&words, fail)
+            guard let channel = words.next(), !channel.hasPrefix("--") else { throw fail("herenow needs a channel") }
+            while let option = words.next() {
+                switch option {
+                case "--uuids":
+                    continue  // 3.4's here-now always lists the uuids.
+                case "--state":
+                    throw fail("--state: PubNub 3.4's here-now reports no presence state")
+                default:
+                    throw fail("unexpected \"\(option)\"")
+                }
+            }
             return .hereNow(try Self.channelNames([channel], fail)[0])
         case "push":
             return try Self.parsePush(&words, fail)

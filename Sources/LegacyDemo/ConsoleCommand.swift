@@ -152,8 +152,9 @@ enum ConsoleCommand: Equatable {
         ),
         Syntax(
             name: "herenow",
-            usage: "herenow CH",
-            calls: "requestParticipantsListForChannel(_:withCompletionBlock:) #69 (#68 without block)"
+            usage: "herenow CH [--uuids]",
+            calls: "requestParticipantsListForChannel(_:withCompletionBlock:) #69 (#68 without block); the uuids are"
+                + " always listed, 3.4 has no --state"
         ),
         Syntax(
             name: "time",

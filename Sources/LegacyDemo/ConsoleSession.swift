@@ -95,16 +95,17 @@ final class ConsoleSession {
             // Typed on a terminal, the line moved the cursor below the status line; piped, nothing moved it.
             if !self.echo { self.output.inputRead() }
             let command: ConsoleCommand?
+            let typed = line.trimmingCharacters(in: .whitespaces)
             do {
                 command = try ConsoleCommand.parse(line)
             } catch {
-                if self.echo { self.output.line("> \(line)") }
+                if self.echo { self.output.line("> \(typed)") }
                 self.output.line("error: \(error.message)")
                 self.output.line("usage: \(error.usage)")
                 continue
             }
             guard let command else { continue }
-            if self.echo { self.output.line("> \(line.trimmingCharacters(in: .whitespaces))") }
+            if self.echo { self.output.line("> \(typed)") }
             if command == .quit { return }
             self.perform(command)
         }

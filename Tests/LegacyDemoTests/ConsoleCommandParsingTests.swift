@@ -63,6 +63,11 @@ import Testing
         #expect(try self.parse("publish a --jsonish") == .publish(channel: "a", .text("--jsonish")))
     }
 
+    @Test func hereNowListsTheUuidsWithOrWithoutTheFlag() throws {
+        #expect(try self.parse("herenow a") == .hereNow("a"))
+        #expect(try self.parse("herenow a --uuids") == .hereNow("a"))
+    }
+
     @Test func historyOptions() throws {
         #expect(try self.parse("history a") == .history(channel: "a", .init()))
         let query = ConsoleCommand.HistoryQuery(from: 10, to: 20, limit: 5, reverse: true)
@@ -108,7 +113,9 @@ import Testing
         ("history a --from yesterday", "--from needs a time token", "history CH"),
         ("history a --sideways", "unknown option --sideways", "history CH"),
         ("history", "history needs a channel", "history CH"),
-        ("herenow a b", "unexpected \"b\"", "herenow CH"),
+        ("herenow a b", "unexpected \"b\"", "herenow CH [--uuids]"),
+        ("herenow a --state", "here-now reports no presence state", "herenow CH"),
+        ("herenow --uuids", "herenow needs a channel", "herenow CH"),
         ("push enable a 0g", "hexadecimal", "push enable|disable CH[,CH...] TOKEN"),
         ("push enable a abc", "hexadecimal", "push list TOKEN"),
         ("push list", "push list needs a device token", "push remove TOKEN"),
