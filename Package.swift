@@ -19,8 +19,8 @@ let package = Package(
         .testTarget(name: "PNObservationTests", dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin"]),
         .target(name: "LocalOrigin"),
         .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
-        .executableTarget(name: "LegacyDemo", dependencies: ["PubNubLegacy", "LocalOrigin"]),
-        .testTarget(name: "LegacyDemoTests"),
+        .executableTarget(name: "LegacyDemo", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
+        .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo"]),
         .testTarget(name: "SnippetTests", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
     ],
     swiftLanguageModes: [.v6]

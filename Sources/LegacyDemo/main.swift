@@ -6,6 +6,7 @@ let usage = """
     usage:
     \(SoakCommand.usage)
     \(OriginCommand.usage)
+    \(ConsoleSession.usage)
     """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -18,6 +19,8 @@ do {
         exit(try SoakCommand.run(arguments.dropFirst()))
     case "origin":
         exit(try OriginCommand.run(arguments.dropFirst()))
+    case "console":
+        exit(try ConsoleSession.run(arguments.dropFirst()))
     case "help", "--help", "-h":
         say(usage)
         exit(0)

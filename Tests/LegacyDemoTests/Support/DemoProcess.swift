@@ -25,8 +25,9 @@ final class DemoProcess: @unchecked Sendable {
             .appendingPathComponent(".build/debug/LegacyDemo")
     }
 
-    /// Starts `LegacyDemo arguments…`. Throws when the binary is missing or cannot be started.
-    init(_ arguments: [String]) throws {
+    /// Starts `LegacyDemo arguments…`, with `input` as its whole standard input (then end of file) when given, else
+    /// an empty one. Throws when the binary is missing or cannot be started.
+    init(_ arguments: [String], input: String? = nil) throws {
         let binary = Self.binary
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw DemoProcessError.missingBinary(binary.path)
@@ -37,7 +38,8 @@ final class DemoProcess: @unchecked Sendable {
         let err = Pipe()
         self.process.standardOutput = out
         self.process.standardError = err
-        self.process.standardInput = FileHandle.nullDevice
+        let stdin = input.map { _ in Pipe() }
+        self.process.standardInput = stdin ?? FileHandle.nullDevice
         self.process.terminationHandler = { [weak self] process in
             guard let self else { return }
             self.condition.lock()
@@ -46,6 +48,20 @@ final class DemoProcess: @unchecked Sendable {
             self.condition.unlock()
         }
         try self.process.run()
+        if let stdin, let input {
+            // A pipe buffer holds 64 KiB: scripts are far smaller, so this write never blocks on the reader. A demo
+            // that exits without reading gives EPIPE, not SIGPIPE (ignored here), and the test sees its exit.
+            signal(SIGPIPE, SIG_IGN)
+            let bytes = Array(input.utf8)
+            let descriptor = stdin.fileHandleForWriting.fileDescriptor
+            var written = 0
+            while written < bytes.count {
+                let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                written += count
+            }
+            try stdin.fileHandleForWriting.close()
+        }
         self.collect(out.fileHandleForReading, isStdout: true)
         self.collect(err.fileHandleForReading, isStdout: false)
     }

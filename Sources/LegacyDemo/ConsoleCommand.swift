@@ -1,0 +1,220 @@
+import Foundation
+
+/// One line typed at `LegacyDemo console`, parsed (`ConsoleCommand+Parsing.swift`) but not yet run.
+///
+/// Each case maps to one `PubNub` facade call, written as a 3.x app would write it; `ConsoleCommand.table` names the
+/// call for `help`. Parsing is a pure function, so every syntax rule is unit-tested without a client.
+enum ConsoleCommand: Equatable {
+    /// What `publish` sends: the rest of the line as a string, or a JSON value checked while parsing.
+    enum Payload: Equatable {
+        case text(String)
+        case json(String)
+    }
+
+    /// The optional bounds of `history`.
+    struct HistoryQuery: Equatable {
+        var from: UInt64?
+        var to: UInt64?
+        var limit: UInt = 0
+        var reverse = false
+    }
+
+    /// The kinds of unsolicited event `wait` can wait for.
+    enum WaitKind: String, Equatable, CaseIterable {
+        case message
+        case presence
+    }
+
+    case help(topic: String?)
+    case quit
+    case status
+    case configShow
+    case configOrigin(String)
+    case configKeys(publish: String, subscribe: String, secret: String?)
+    case configCipher(String?)
+    case configAuth(String?)
+    case configTLS(Bool)
+    case configUUID(String?)
+    case delegate(Bool)
+    case reset
+    case connect
+    case disconnect
+    case subscribe([String], presenceEvent: Bool)
+    case unsubscribe([String], presenceEvent: Bool)
+    case subscribed([String])
+    case presence(enable: Bool, [String])
+    case presenceStatus([String])
+    case publish(channel: String, Payload)
+    case resend
+    case history(channel: String, HistoryQuery)
+    case hereNow(String)
+    case time
+    case pushEnable([String], token: Data)
+    case pushDisable([String], token: Data)
+    case pushList(token: Data)
+    case pushRemove(token: Data)
+    case wait(WaitKind, seconds: Double?)
+
+    /// A command's syntax and the facade method(s) it calls, for `help` and for usage lines after a mistake.
+    struct Syntax {
+        let name: String
+        let usage: String
+        let calls: String
+    }
+
+    /// Every command, in the order `help` lists them. `name` is the first word typed; `config`, `presence` and
+    /// `push` have one entry per sub-command.
+    static let table: [Syntax] = [
+        Syntax(name: "help", usage: "help [COMMAND]", calls: "(console) lists the commands, or one command"),
+        Syntax(
+            name: "status",
+            usage: "status",
+            calls: "isConnected() #70, subscribedChannels() #11; occupancy from presence events and here-now"
+        ),
+        Syntax(
+            name: "config",
+            usage: "config show",
+            calls: "the applied PNConfiguration, clientIdentifier() #10"
+        ),
+        Syntax(
+            name: "config",
+            usage: "config origin HOST[:PORT]",
+            calls: "setConfiguration(_:) #6 (while connected: hard reset to the new origin)"
+        ),
+        Syntax(
+            name: "config",
+            usage: "config keys PUB SUB [SECRET]",
+            calls: "setConfiguration(_:) #6 (\"\" for an empty key, which the client refuses with 100)"
+        ),
+        Syntax(name: "config", usage: "config cipher KEY|off", calls: "setConfiguration(_:) #6 (cipherKey)"),
+        Syntax(name: "config", usage: "config auth KEY|off", calls: "setConfiguration(_:) #6 (authorizationKey)"),
+        Syntax(name: "config", usage: "config tls on|off", calls: "setConfiguration(_:) #6 (useSecureConnection)"),
+        Syntax(
+            name: "config",
+            usage: "config uuid ID|random",
+            calls: "setClientIdentifier(_:) #9 (random: nil, a new UUID)"
+        ),
+        Syntax(name: "delegate", usage: "delegate on|off", calls: "setDelegate(_:) #8"),
+        Syntax(
+            name: "reset",
+            usage: "reset",
+            calls: "resetClient() #2, then sharedInstance() #1 and setupWithConfiguration(_:andDelegate:) #7"
+        ),
+        Syntax(
+            name: "connect",
+            usage: "connect",
+            calls: "connectWithSuccessBlock(_:errorBlock:) #4 (#3 without blocks)"
+        ),
+        Syntax(name: "disconnect", usage: "disconnect", calls: "disconnect() #5"),
+        Syntax(
+            name: "subscribe",
+            usage: "subscribe CH[,CH...] [--presence]",
+            calls: "subscribeOnChannels(_:withPresenceEvent:andCompletionHandlingBlock:) #20 (#13-#19 funnel into it);"
+                + " --presence sends a join"
+        ),
+        Syntax(
+            name: "unsubscribe",
+            usage: "unsubscribe CH[,CH...] [--presence]",
+            calls: "unsubscribeFromChannels(_:withPresenceEvent:andCompletionHandlingBlock:) #28 (#21-#27 funnel into"
+                + " it); --presence sends a leave"
+        ),
+        Syntax(
+            name: "subscribed",
+            usage: "subscribed [CH...]",
+            calls: "subscribedChannels() #11, or isSubscribedOnChannel(_:) #12 per channel"
+        ),
+        Syntax(
+            name: "presence",
+            usage: "presence on|off CH[,CH...]",
+            calls: "enablePresenceObservationForChannels(_:withCompletionHandlingBlock:) #43 /"
+                + " disablePresenceObservationForChannels(_:withCompletionHandlingBlock:) #47 (#40-#46 funnel into them)"
+        ),
+        Syntax(
+            name: "presence",
+            usage: "presence status CH[,CH...]",
+            calls: "isPresenceObservationEnabledForChannel(_:) #39"
+        ),
+        Syntax(
+            name: "publish",
+            usage: "publish CH TEXT | publish CH --json JSON",
+            calls: "sendMessage(_:toChannel:withCompletionBlock:) #51 (#50 without block)"
+        ),
+        Syntax(
+            name: "resend",
+            usage: "resend",
+            calls: "sendMessage(_:withCompletionBlock:) #53 with the last PNMessage published (#52 without block)"
+        ),
+        Syntax(
+            name: "history",
+            usage: "history CH [--from T] [--to T] [--limit N] [--reverse]",
+            calls: "requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:) #67 (#54-#66 funnel"
+                + " into it); T is a time token"
+        ),
+        Syntax(
+            name: "herenow",
+            usage: "herenow CH [--uuids]",
+            calls: "requestParticipantsListForChannel(_:withCompletionBlock:) #69 (#68 without block); the uuids are"
+                + " always listed, 3.4 has no --state"
+        ),
+        Syntax(
+            name: "time",
+            usage: "time",
+            calls: "requestServerTimeTokenWithCompletionBlock(_:) #49 (#48 without block)"
+        ),
+        Syntax(
+            name: "push",
+            usage: "push enable|disable CH[,CH...] TOKEN",
+            calls: "enablePushNotificationsOnChannels(_:withDevicePushToken:andCompletionHandlingBlock:) #32 /"
+                + " disablePushNotificationsOnChannels(…) #36 (#29-#35 funnel into them); TOKEN is hexadecimal"
+        ),
+        Syntax(
+            name: "push",
+            usage: "push list TOKEN",
+            calls: "requestPushNotificationEnabledChannelsForDevicePushToken(_:withCompletionHandlingBlock:) #38"
+        ),
+        Syntax(
+            name: "push",
+            usage: "push remove TOKEN",
+            calls: "removeAllPushNotificationsForDevicePushToken(_:withCompletionHandlingBlock:) #37"
+        ),
+        Syntax(
+            name: "wait",
+            usage: "wait message|presence [SECONDS]",
+            calls: "(console) waits for the next message / presence event not waited for yet (default 10 s)"
+        ),
+        Syntax(name: "quit", usage: "quit | exit", calls: "(console) disconnect() #5 if connected, then exit 0"),
+    ]
+
+    /// The names a user might try for APIs that PubNub 3.4 does not have: a clear answer instead of "unknown".
+    static let missingFromThreePointFour: [String: String] = [
+        "wherenow": "where-now",
+        "state": "presence state",
+        "grant": "access manager (grant/audit/revoke)",
+        "audit": "access manager (grant/audit/revoke)",
+        "revoke": "access manager (grant/audit/revoke)",
+        "group": "channel groups",
+    ]
+
+    /// The usage lines of every command called `name` (several for `config`, `presence`, `push`).
+    static func usage(of name: String) -> String {
+        let lines = Self.table.filter { $0.name == name }.map(\.usage)
+        return lines.isEmpty ? "type \"help\" for the list of commands" : lines.joined(separator: " | ")
+    }
+
+    /// The `help` text: every command with its syntax and the facade method it calls, or only those named `topic`.
+    static func helpText(topic: String? = nil) -> [String] {
+        let entries = Self.table.filter { topic == nil || $0.name == topic }
+        guard !entries.isEmpty else { return ["no command \"\(topic ?? "")\"; type \"help\" for the list"] }
+        let width = entries.map(\.usage.count).max() ?? 0
+        var lines = entries.map { $0.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  → " + $0.calls }
+        if topic == nil {
+            lines += [
+                "Channels are comma-separated; a line starting with # is a comment. Each command waits for its outcome"
+                    + " (at most --timeout seconds) before the next line is read.",
+                "Events are printed once per channel they came through: [delegate] PNDelegate, [observer]"
+                    + " PNObservationCenter, [notification] NotificationCenter, [block] the command's completion block.",
+            ]
+        }
+        return lines
+    }
+}

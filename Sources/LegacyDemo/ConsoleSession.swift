@@ -1,0 +1,203 @@
+import Dispatch
+import Foundation
+import LocalOrigin
+import PNObservation
+import PubNubLegacy
+
+/// `LegacyDemo console`: every facade API as a command, read one per line from stdin (a terminal or a pipe), run
+/// against the shared client (`PubNub.sharedInstance()`) exactly as a 3.x app calls it, with every event printed
+/// once per channel it comes through (`ConsoleEventPrinter`).
+///
+/// Each command waits (at most `--timeout` seconds) for its outcome — its completion block, or for calls without
+/// one the event that ends them — before the next line is read, so a piped session prints in a stable order. End
+/// of input, `quit` and `exit` disconnect (when connected) and end the session with status 0.
+final class ConsoleSession {
+    static let usage = """
+          LegacyDemo console [--origin HOST[:PORT] --publish-key K --subscribe-key K [--secure|--insecure]]
+                             [--cipher-key K] [--timeout SECONDS]
+            Runs every PubNub API as a command read from stdin, one per line (type `help`; piped input works:
+            the session ends at end of input with status 0). Without --origin it starts an embedded local origin
+            and prints `embedded origin listening on HOST:PORT`. Events are printed once per channel:
+            [delegate], [observer], [notification], [block]. On a terminal a live status line shows the
+            connection, the subscribed channels and their occupancy; piped, `status` prints it.
+            --timeout   seconds each command waits for its outcome (default 15)
+            --secure|--insecure TLS to --origin or not (default --secure)
+        """
+
+    /// Seconds the end of the session waits for the disconnect.
+    private static let disconnectTimeout = 5.0
+
+    let output: ConsoleOutput
+    let state = ConsoleState()
+    let printer: ConsoleEventPrinter
+    /// The delivery queue of every client event (3.4 used the main thread, which here reads stdin).
+    let queue = DispatchQueue(label: "LegacyDemo.console.delivery")
+    let echo: Bool
+    var settings: ConsoleSettings
+    var delegateEnabled = true
+    /// The last message `publish` sent, for `resend`.
+    var lastMessage: PNMessage?
+
+    init(settings: ConsoleSettings, output: ConsoleOutput, echo: Bool) {
+        self.settings = settings
+        self.output = output
+        self.echo = echo
+        self.printer = ConsoleEventPrinter(output: output, state: self.state)
+    }
+
+    /// Runs `LegacyDemo console` with `arguments`; returns the exit status.
+    static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            say("usage:\n\(Self.usage)\ncommands:")
+            ConsoleCommand.helpText().forEach { say("  " + $0) }
+            return 0
+        }
+        var settings = try ConsoleSettings(arguments)
+        var embedded: LocalOrigin?
+        if settings.embedded {
+            do {
+                embedded = try LocalOrigin.start()
+            } catch {
+                complain("LegacyDemo console: cannot start the embedded origin: \(error)")
+                return 1
+            }
+            settings.origin = embedded?.address ?? ""
+        }
+        let output = ConsoleOutput()
+        if settings.embedded { output.line("embedded origin listening on \(settings.origin)") }
+        let session = ConsoleSession(settings: settings, output: output, echo: isatty(STDIN_FILENO) == 0)
+        session.start()
+        session.readCommands()
+        session.finish()
+        embedded?.stop()
+        return 0
+    }
+
+    // MARK: - Session
+
+    /// Registers the four channels and applies the configuration with the printer as delegate.
+    private func start() {
+        self.printer.observeObservationCenter()
+        self.notificationObservers = self.printer.observeNotifications()
+        self.output.showStatus { [state = self.state] in Self.statusLine(state) }
+        PubNub.setupWithConfiguration(self.settings.configuration(deliveringOn: self.queue), andDelegate: self.printer)
+        self.output.line(
+            "console ready: origin \(self.settings.origin)\(self.settings.secure ? " (TLS)" : "");"
+                + " type \"help\" for the commands"
+        )
+    }
+
+    private var notificationObservers: [any NSObjectProtocol] = []
+
+    /// Reads and runs commands until end of input, `quit` or `exit`.
+    private func readCommands() {
+        while let line = readLine(strippingNewline: true) {
+            // Typed on a terminal, the line moved the cursor below the status line; piped, nothing moved it.
+            if !self.echo { self.output.inputRead() }
+            let command: ConsoleCommand?
+            let typed = line.trimmingCharacters(in: .whitespaces)
+            do {
+                command = try ConsoleCommand.parse(line)
+            } catch {
+                if self.echo { self.output.line("> \(typed)") }
+                self.output.line("error: \(error.message)")
+                self.output.line("usage: \(error.usage)")
+                continue
+            }
+            guard let command else { continue }
+            if self.echo { self.output.line("> \(typed)") }
+            if command == .quit { return }
+            self.perform(command)
+        }
+    }
+
+    /// Disconnects when the client is (or is getting) connected, waits for it, and says goodbye.
+    private func finish() {
+        if Self.isOnline(self.state) {
+            self.disconnect()
+        }
+        self.output.line("bye")
+        self.notificationObservers.forEach(NotificationCenter.default.removeObserver)
+    }
+
+    /// Whether `disconnect()` has something to end: connected, connecting or recovering from a network loss.
+    static func isOnline(_ state: ConsoleState) -> Bool {
+        let connection = state.snapshot().connection
+        return connection == "connected" || connection == "connecting" || connection.hasPrefix("offline")
+    }
+
+    /// `status connection=… subscribed=N channels=… occupancy=…`: the OpenTok sample's "Connections: N Streams: M"
+    /// for PubNub.
+    static func statusLine(_ state: ConsoleState) -> String {
+        let snapshot = state.snapshot()
+        let channels = PubNub.subscribedChannels()
+        let occupancy = snapshot.occupancy.map { "\($0.0):\($0.1)" }.joined(separator: ",")
+        let connection = PubNub.sharedInstance().isConnected() ? "connected" : snapshot.connection
+        return "status connection=\(connection.replacingOccurrences(of: " ", with: "-")) subscribed=\(channels.count)"
+            + " channels=\(ConsoleFormat.channels(channels)) occupancy=\(occupancy.isEmpty ? "-" : occupancy)"
+            + " uuid=\(PubNub.clientIdentifier() ?? "-")"
+    }
+
+    // MARK: - Waiting
+
+    /// Starts a call whose completion block opens the latch it is given, and waits for it at most `--timeout`
+    /// seconds; prints a timeout line when the block never ran.
+    func awaitBlock(_ what: String, _ call: (ConsoleLatch) -> Void) {
+        let latch = ConsoleLatch()
+        call(latch)
+        if !latch.wait(timeout: self.settings.timeout) {
+            self.output.line("timeout \(what): no outcome after \(Self.seconds(self.settings.timeout))")
+        }
+    }
+
+    /// Waits for one of `signals` to arrive after `baseline`; prints a timeout line when none does.
+    func awaitSignal(_ what: String, _ signals: [ConsoleState.Signal], after baseline: [ConsoleState.Signal: Int]) {
+        if self.state.wait(for: signals, after: baseline, timeout: self.settings.timeout) == nil {
+            self.output.line("timeout \(what): no outcome after \(Self.seconds(self.settings.timeout))")
+        }
+    }
+
+    /// The current count of each of `signals`: the baseline to wait from.
+    func baseline(_ signals: [ConsoleState.Signal]) -> [ConsoleState.Signal: Int] {
+        Dictionary(uniqueKeysWithValues: signals.map { ($0, self.state.count($0)) })
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    /// Disconnects and waits for did-disconnect (shorter than a command: the end of a session never hangs).
+    func disconnect() {
+        let baseline = self.baseline([.disconnected])
+        PubNub.disconnect()
+        if self.state.wait(for: [.disconnected], after: baseline, timeout: Self.disconnectTimeout) == nil {
+            self.output.line("timeout disconnect: no outcome after \(Self.seconds(Self.disconnectTimeout))")
+        }
+    }
+}
+
+/// A one-shot gate a completion block opens and the input thread waits on.
+final class ConsoleLatch: @unchecked Sendable {
+    // @unchecked: `isOpen` is only read or written while holding `condition`.
+    private let condition = NSCondition()
+    private var isOpen = false
+
+    /// Opens the latch (again is harmless) and wakes the waiter.
+    func open() {
+        self.condition.lock()
+        self.isOpen = true
+        self.condition.broadcast()
+        self.condition.unlock()
+    }
+
+    /// Waits until the latch is open or `timeout` seconds passed; true when it opened.
+    func wait(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        while !self.isOpen {
+            if !self.condition.wait(until: deadline) { return self.isOpen }
+        }
+        return true
+    }
+}

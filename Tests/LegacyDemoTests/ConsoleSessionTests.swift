@@ -1,0 +1,301 @@
+import Foundation
+import Testing
+
+/// `LegacyDemo console` driven as scripts drive it: commands piped into the built binary, its transcript read back.
+@Suite(.serialized)
+struct ConsoleSessionTests {
+    @Test func pipedSessionOnTheEmbeddedOriginShowsEveryChannelInOrder() throws {
+        let (lines, status) = try ConsoleTranscript.session([
+            "connect",
+            "presence on a",
+            "subscribe a --presence",
+            "wait presence",
+            "publish a hello",
+            "wait message",
+            "publish a --json {\"k\": [1, true]}",
+            "wait message",
+            "history a",
+            "herenow a",
+            "status",
+            "unsubscribe a --presence",
+            "disconnect",
+        ])
+        #expect(status == 0, "\(lines.joined(separator: "\n"))")
+        let origin = try #require(lines.first { $0.hasPrefix("embedded origin listening on 127.0.0.1:") })
+        let address = String(origin.dropFirst("embedded origin listening on ".count))
+
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "connect"),
+            [
+                "[delegate] willConnectToOrigin origin=\(address)",
+                "[notification] PNClientWillConnectToOriginNotification origin=\(address)",
+                "[delegate] didConnectToOrigin origin=\(address)",
+                "[observer] connectionState origin=\(address) connected=true error=-",
+                "[notification] PNClientDidConnectToOriginNotification origin=\(address)",
+                "[block] connect success origin=\(address)",
+            ],
+            "connect"
+        )
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "presence on a"),
+            [
+                "[delegate] didEnablePresenceObservationOnChannels channels=a",
+                "[observer] presenceEnabling channels=a error=-",
+                "[notification] PNClientPresenceEnablingDidCompleteNotification channels=a",
+                "[block] presence on channels=a error=-",
+            ],
+            "presence on"
+        )
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "subscribe a --presence"),
+            [
+                "[delegate] didSubscribeOnChannels channels=a",
+                "[observer] subscriptionState state=subscribed channels=a error=-",
+                "[notification] PNClientSubscriptionDidCompleteNotification channels=a",
+                "[block] subscribe state=subscribed channels=a error=-",
+            ],
+            "subscribe"
+        )
+        // Our own join arrives on the presence channel (no block: presence events have none), before `wait` returns.
+        let afterSubscribe = Array(lines.drop { $0 != "> subscribe a --presence" })
+        let beforePublish = Array(afterSubscribe.prefix { $0 != "> publish a hello" })
+        ConsoleTranscript.expectInOrder(
+            beforePublish,
+            [
+                "[delegate] didReceivePresenceEvent channel=a type=join uuid=",
+                "[observer] presenceEvent channel=a type=join uuid=",
+                "[notification] PNClientDidReceivePresenceEventNotification channel=a type=join uuid=",
+            ],
+            "presence event"
+        )
+        #expect(!lines.contains { $0.hasPrefix("[block] ") && $0.contains("type=join") })
+
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "publish a hello"),
+            [
+                "[delegate] willSendMessage channel=a message=\"hello\"",
+                "[observer] messageProcessing state=sending channel=a message=\"hello\"",
+                "[notification] PNClientWillSendMessageNotification channel=a message=\"hello\"",
+                "[block] publish state=sending channel=a message=\"hello\"",
+                "[delegate] didSendMessage channel=a message=\"hello\"",
+                "[observer] messageProcessing state=sent channel=a message=\"hello\"",
+                "[notification] PNClientDidSendMessageNotification channel=a message=\"hello\"",
+                "[block] publish state=sent channel=a message=\"hello\"",
+            ],
+            "publish text"
+        )
+        let json = "{\"k\":[1,true]}"
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "publish a --json {\"k\": [1, true]}"),
+            [
+                "[delegate] willSendMessage channel=a message=\(json)",
+                "[delegate] didSendMessage channel=a message=\(json)",
+                "[observer] messageProcessing state=sent channel=a message=\(json)",
+                "[notification] PNClientDidSendMessageNotification channel=a message=\(json)",
+                "[block] publish state=sent channel=a message=\(json)",
+            ],
+            "publish JSON"
+        )
+        // Each message is received once per channel (no block: received messages have none), in publish order,
+        // before the history request.
+        let beforeHistory = Array(lines.prefix { $0 != "> history a" })
+        for message in ["\"hello\"", json] {
+            for prefix in [
+                "[delegate] didReceiveMessage channel=a message=\(message)",
+                "[observer] messageReceive channel=a message=\(message)",
+                "[notification] PNClientDidReceiveMessageNotification channel=a message=\(message)",
+            ] {
+                #expect(ConsoleTranscript.count(beforeHistory, prefix) == 1, "\(prefix)")
+                #expect(ConsoleTranscript.count(lines, prefix) == 1, "\(prefix)")
+            }
+        }
+        ConsoleTranscript.expectInOrder(
+            beforeHistory,
+            [
+                "[delegate] didReceiveMessage channel=a message=\"hello\"",
+                "[delegate] didReceiveMessage channel=a message=\(json)",
+            ],
+            "receive order"
+        )
+
+        let page = "count=2 messages=[\"hello\",\(json)]"
+        let history = ConsoleTranscript.section(lines, "history a")
+        ConsoleTranscript.expectInOrder(
+            history,
+            [
+                "[delegate] didReceiveMessageHistory channel=a start=",
+                "[observer] messageHistory channel=a start=",
+                "[notification] PNClientDidReceiveMessagesHistoryNotification channel=a start=",
+                "[block] history channel=a start=",
+            ],
+            "history"
+        )
+        #expect(history.filter { $0.contains(page) }.count == 4, "\(history)")
+
+        let hereNow = ConsoleTranscript.section(lines, "herenow a")
+        ConsoleTranscript.expectInOrder(
+            hereNow,
+            [
+                "[delegate] didReceiveParticipantsList channel=a count=1 uuids=",
+                "[observer] participantsList channel=a count=1 uuids=",
+                "[notification] PNClientDidReceiveParticipantsListNotification channel=a count=1 uuids=",
+                "[block] herenow channel=a count=1 uuids=",
+            ],
+            "herenow"
+        )
+        let statusLines = ConsoleTranscript.section(lines, "status").filter { $0.hasPrefix("status ") }
+        #expect(statusLines.count == 1)
+        #expect(
+            statusLines.first?.hasPrefix("status connection=connected subscribed=1 channels=a occupancy=a:1 uuid=")
+                == true
+        )
+
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "unsubscribe a --presence"),
+            [
+                "[delegate] didUnsubscribeOnChannels channels=a",
+                "[observer] unsubscription channels=a error=-",
+                "[notification] PNClientUnsubscriptionDidCompleteNotification channels=a",
+                "[block] unsubscribe channels=a error=-",
+            ],
+            "unsubscribe"
+        )
+        let disconnect = ConsoleTranscript.section(lines, "disconnect")
+        ConsoleTranscript.expectInOrder(
+            disconnect,
+            [
+                "[delegate] didDisconnectFromOrigin origin=\(address)",
+                "[observer] connectionState origin=\(address) connected=false error=-",
+                "[notification] PNClientDidDisconnectFromOriginNotification origin=\(address)",
+                "bye",
+            ],
+            "disconnect"
+        )
+        #expect(!disconnect.contains { $0.hasPrefix("[block]") })
+        #expect(!lines.contains { $0.hasPrefix("timeout ") }, "\(lines.joined(separator: "\n"))")
+        // Piped output carries no terminal control characters.
+        #expect(!lines.contains { $0.contains("\u{1B}") })
+    }
+
+    @Test func mistakesAndFailedCallsAreReportedAndTheSessionGoesOn() throws {
+        let (lines, status) = try ConsoleTranscript.session([
+            "frobnicate",
+            "subscribe",
+            "history a --limit lots",
+            "publish a too early",
+            "time",
+            "connect",
+            "publish a --json {not json",
+            "history a",
+            "config keys \"\" sub",
+            "config show",
+        ])
+        #expect(status == 0, "\(lines.joined(separator: "\n"))")
+        #expect(
+            ConsoleTranscript.section(lines, "frobnicate") == [
+                "error: unknown command \"frobnicate\"", "usage: type \"help\" for the list of commands",
+            ]
+        )
+        #expect(
+            ConsoleTranscript.section(lines, "subscribe") == [
+                "error: needs at least one channel", "usage: subscribe CH[,CH...] [--presence]",
+            ]
+        )
+        #expect(
+            ConsoleTranscript.section(lines, "history a --limit lots").first
+                == "error: --limit needs a whole number (0 = 100)"
+        )
+
+        // Before connect: 105, through the block only (3.4 gates delegate, observers and notification).
+        let early = ConsoleTranscript.section(lines, "publish a too early")
+        #expect(
+            early == [
+                "[block] publish state=error channel=a message=\"too early\" error=105"
+                    + " description=\"PubNub client can't perform request\""
+            ]
+        )
+        #expect(
+            ConsoleTranscript.section(lines, "time") == [
+                "[block] time token=- error=105 description=\"PubNub client can't perform request\""
+            ]
+        )
+
+        // Invalid JSON: an error line, nothing sent — the history stays empty.
+        #expect(
+            ConsoleTranscript.section(lines, "publish a --json {not json").first
+                == "error: invalid JSON: {not json (nothing was sent)"
+        )
+        #expect(!lines.contains { $0.contains("willSendMessage") || $0.contains("state=sending") })
+        #expect(
+            ConsoleTranscript.section(lines, "history a").contains {
+                $0.hasPrefix("[block] history channel=a") && $0.contains("count=0 messages=[]")
+            }
+        )
+
+        // An invalid configuration is refused through `pubnubClient(_:error:)` and the notification; the applied
+        // one stays.
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "config keys \"\" sub"),
+            [
+                "[delegate] error error=100", "[notification] PNClientErrorNotification error=100",
+                "config keys refused",
+            ],
+            "configuration error"
+        )
+        #expect(ConsoleTranscript.section(lines, "config show").first?.contains("publish-key=\"demo\"") == true)
+        // End of input while connected: a clean disconnect, then exit 0.
+        #expect(lines.suffix(2).first?.hasPrefix("[notification] PNClientDidDisconnectFromOriginNotification") == true)
+        #expect(lines.last == "bye")
+    }
+
+    @Test func consoleAgainstASeparateOriginProcess() throws {
+        let origin = try DemoProcess(["origin", "--port", "0", "--verbose"])
+        defer { origin.stop() }
+        let address = String(
+            try #require(origin.waitForLine(containing: "listening on ")).dropFirst("listening on ".count)
+        )
+        let (lines, status) = try ConsoleTranscript.session(
+            ["connect", "subscribe x", "publish x over there", "wait message", "quit", "time"],
+            arguments: ["--origin", address, "--publish-key", "pk", "--subscribe-key", "sk", "--insecure"]
+        )
+        #expect(status == 0, "\(lines.joined(separator: "\n"))")
+        #expect(!lines.contains { $0.contains("embedded origin") })
+        #expect(lines.contains("[block] connect success origin=\(address)"))
+        #expect(lines.contains("[delegate] didReceiveMessage channel=x message=\"over there\""))
+        // `quit` ends the session: the line after it is never run.
+        #expect(!lines.contains("> time"))
+        #expect(lines.last == "bye")
+        origin.stop()
+        #expect(origin.output.split(separator: "\n").contains { $0.contains("/publish/pk/sk/0/x/") })
+    }
+
+    @Test(arguments: [
+        (["console", "--bogus"], "unknown flag --bogus"),
+        (["console", "--origin", "127.0.0.1:1"], "--origin needs --publish-key and --subscribe-key"),
+        (["console", "--publish-key", "k"], "--publish-key needs --origin"),
+        (["console", "--timeout", "0"], "--timeout must be more than 0 seconds"),
+        (["console", "--origin", "http://h", "--publish-key", "p", "--subscribe-key", "s"], "without scheme or path"),
+    ])
+    func badFlagsGiveTheUsageAndExitTwo(arguments: [String], message: String) throws {
+        let demo = try DemoProcess(arguments)
+        let status = demo.waitForExit(timeout: 30)
+        demo.stop()
+        #expect(status == 2)
+        #expect(demo.errors.contains(message), "stderr: \(demo.errors)")
+        #expect(demo.errors.contains("usage:"))
+        #expect(demo.errors.contains("LegacyDemo console [--origin HOST[:PORT]"))
+        #expect(demo.output.isEmpty)
+    }
+
+    @Test func helpFlagListsTheFlagsAndTheCommands() throws {
+        let demo = try DemoProcess(["console", "--help"])
+        let status = demo.waitForExit(timeout: 30)
+        demo.stop()
+        #expect(status == 0)
+        for text in [
+            "--origin HOST[:PORT]", "--timeout SECONDS", "--secure|--insecure", "publish CH TEXT", "push list TOKEN",
+        ] {
+            #expect(demo.output.contains(text), "\(text)")
+        }
+    }
+}
