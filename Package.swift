@@ -19,7 +19,7 @@ let package = Package(
         .testTarget(name: "PNObservationTests", dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin"]),
         .target(name: "LocalOrigin"),
         .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
-        .executableTarget(name: "LegacyDemo", dependencies: ["PubNubLegacy", "LocalOrigin"]),
+        .executableTarget(name: "LegacyDemo", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
         .testTarget(name: "LegacyDemoTests"),
         .testTarget(name: "SnippetTests", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
     ],

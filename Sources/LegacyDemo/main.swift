@@ -6,6 +6,7 @@ let usage = """
     usage:
     \(SoakCommand.usage)
     \(OriginCommand.usage)
+    \(BenchCommand.usage)
     """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -18,6 +19,8 @@ do {
         exit(try SoakCommand.run(arguments.dropFirst()))
     case "origin":
         exit(try OriginCommand.run(arguments.dropFirst()))
+    case "bench":
+        exit(try BenchCommand.run(arguments.dropFirst()))
     case "help", "--help", "-h":
         say(usage)
         exit(0)
