@@ -14,13 +14,12 @@ package struct MessageCipher: Sendable {
         self.cryptor = MessageCryptor(cipherKey: settings.cipherKey, mode: settings.cipherMode)
     }
 
-    /// What a publish of `message` puts on the wire in its place: the JSON text of the encrypted message (a quoted
-    /// base64 string, or the 3.3 structure). Nil when `sendMessage` would refuse the message (empty, not JSON) or
-    /// encryption fails, where the client fails the publish instead.
-    package func encrypt(_ message: Any) -> String? {
-        guard case .success(let json) = PNMessage.jsonText(for: message),
-            case .success(let wire) = self.cryptor.encrypt(messageJSONText: json)
-        else { return nil }
+    /// What a publish puts on the wire in place of a message whose JSON text is `messageJSONText` (as
+    /// `sendMessage` built it): the JSON text of the encrypted message (a quoted base64 string, or the 3.3
+    /// structure). Nil when encryption fails (only the 3.3 scheme can, for text that is not JSON), where the client
+    /// fails the publish with 119 instead.
+    package func encrypt(messageJSONText: String) -> String? {
+        guard case .success(let wire) = self.cryptor.encrypt(messageJSONText: messageJSONText) else { return nil }
         return wire
     }
 
