@@ -79,6 +79,10 @@ enum BenchCommand {
 
         complain("bench: 3/6 delivery throughput, \(counts.deliveryMessages) messages")
         let delivery = try network.delivery(count: counts.deliveryMessages)
+        complain(
+            "bench: delivery: last publish acknowledged after \(String(format: "%.2f", delivery.published)) s,"
+                + " last message received after \(String(format: "%.2f", delivery.received)) s"
+        )
         if delivery.duplicated > 0 { complain("bench: \(delivery.duplicated) messages arrived twice") }
         Self.bench("delivery_throughput", delivery.rate, "msg/s", decimals: 0)
         Self.bench("delivery_lost", Double(delivery.lost), "msg", decimals: 0)

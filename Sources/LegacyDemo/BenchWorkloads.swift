@@ -144,8 +144,10 @@ final class BenchWorkloads {
 
     /// Publishes `count` messages back to back while the subscriber receives them, and returns messages received
     /// per second (distinct messages over the time from the first publish call to the last arrival) and how many
-    /// never arrived within a few seconds of the last acknowledgement.
-    func delivery(count: Int) throws -> (rate: Double, lost: Int, duplicated: Int) {
+    /// never arrived within a few seconds of the last acknowledgement; also the seconds from the first call to the
+    /// last acknowledgement and to the last arrival.
+    func delivery(count: Int) throws -> (rate: Double, lost: Int, duplicated: Int, published: Double, received: Double)
+    {
         let acknowledged = BenchCounter()
         let arrived = BenchCounter()
         self.publisher.handle(
@@ -185,8 +187,9 @@ final class BenchWorkloads {
         try? arrived.wait(for: count, until: deadline(in: Self.drainTimeout), what: "delivery")
         let received = arrived.count
         guard received > 0 else { throw BenchError("delivery: no message arrived") }
-        let rate = Double(received) / Self.seconds(from: started, to: arrived.lastArrival)
-        return (rate, count - received, arrived.duplicateCount)
+        let receiving = Self.seconds(from: started, to: arrived.lastArrival)
+        let publishing = Self.seconds(from: started, to: acknowledged.lastArrival)
+        return (Double(received) / receiving, count - received, arrived.duplicateCount, publishing, receiving)
     }
 
     // MARK: - Helpers
