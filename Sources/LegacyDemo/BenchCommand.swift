@@ -24,6 +24,11 @@ enum BenchCommand {
         say("BENCH \(name) \(String(format: "%.\(decimals)f", value)) \(unit)")
     }
 
+    /// Progress: the resident memory after a workload, so growth can be traced to the workload that caused it.
+    private static func showResidentMemory() {
+        complain("bench: resident memory now \(BenchMemory.residentKiB().map { "\($0) KiB" } ?? "unknown")")
+    }
+
     static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
         let settings = try BenchSettings(arguments)
         let counts = settings.counts
@@ -66,6 +71,7 @@ enum BenchCommand {
         complain("bench: 1/6 publish throughput, \(counts.publishes) messages back to back")
         let throughput = try network.publishThroughput(count: counts.publishes)
         Self.bench("publish_throughput", throughput, "msg/s", decimals: 0)
+        Self.showResidentMemory()
 
         complain(
             "bench: 2/6 latency, \(counts.latencyMessages) messages, one every \(counts.latencyInterval * 1000) ms"
@@ -76,6 +82,7 @@ enum BenchCommand {
         }
         Self.bench("latency_p50", latency.p50, "ms")
         Self.bench("latency_p99", latency.p99, "ms")
+        Self.showResidentMemory()
 
         complain("bench: 3/6 delivery throughput, \(counts.deliveryMessages) messages")
         let delivery = try network.delivery(count: counts.deliveryMessages)
@@ -86,17 +93,20 @@ enum BenchCommand {
         if delivery.duplicated > 0 { complain("bench: \(delivery.duplicated) messages arrived twice") }
         Self.bench("delivery_throughput", delivery.rate, "msg/s", decimals: 0)
         Self.bench("delivery_lost", Double(delivery.lost), "msg", decimals: 0)
+        Self.showResidentMemory()
 
         complain("bench: 4/6 fan-out, \(counts.fanOutRounds) rounds of \(counts.fanOutEvents) events")
         let fanOut = try BenchFanOut.measure(events: counts.fanOutEvents, rounds: counts.fanOutRounds)
         Self.bench("fanout_per_event", fanOut.withListeners, "us", decimals: 3)
         Self.bench("fanout_bare_per_event", fanOut.bare, "us", decimals: 3)
         Self.bench("fanout_listeners_per_event", fanOut.listeners, "us", decimals: 3)
+        Self.showResidentMemory()
 
         complain("bench: 5/6 crypto, 1 KiB message")
         let crypto = try BenchCrypto.measure(rounds: counts.cryptoRounds, roundSeconds: counts.cryptoRoundSeconds)
         Self.bench("crypto_encrypt_1KiB", crypto.encrypt, "us", decimals: 3)
         Self.bench("crypto_decrypt_1KiB", crypto.decrypt, "us", decimals: 3)
+        Self.showResidentMemory()
 
         complain("bench: 6/6 resident memory")
         guard let start = rssStart, let end = BenchMemory.residentKiB() else {
