@@ -39,8 +39,8 @@ address="$(sed -n 's/^listening on //p' "$work/origin.log" | head -1)"
 [ -n "$address" ] || { echo "the origin did not start:"; cat "$work/origin.log"; exit 1; }
 
 echo "# machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-echo "# $(swift --version 2>&1 | head -1)"
-echo "# origin: release LegacyDemo origin at $address; command: Scripts/bench.sh ${quick[*]:-}"
+echo "# $(swift --version 2>&1 | head -1); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# origin: release LegacyDemo origin at $address; command: Scripts/bench.sh${quick[*]:+ ${quick[*]}}"
 
 "$bin" bench --origin "$address" "${quick[@]}" | tee "$work/layer.txt"
 "$venv/bin/python" Scripts/bench_python_sdk.py "$address" "${quick[@]}" | tee "$work/python.txt"
@@ -84,3 +84,4 @@ awk '
     }
     function goal(text, met) { printf "GOAL %s: %s\n", (met ? "met" : "MISSED"), text }
 ' "$work/layer.txt" "$work/python.txt" "$work/http.txt"
+echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -21,6 +21,7 @@ Progress goes to stderr, figures to stdout. Any failure or missed deadline print
 """
 
 import argparse
+import importlib.metadata
 import os
 import random
 import string
@@ -184,9 +185,7 @@ def main() -> int:
     publisher = client(args.origin, "publisher", args.publish_key, args.subscribe_key)
     subscriber = client(args.origin, "subscriber", args.publish_key, args.subscribe_key)
     listener = Listener(f"pybench-{run}-latency", f"pybench-{run}-delivery")
-    import pubnub as sdk_module  # noqa: PLC0415 - only for its version in the header
-
-    version = getattr(sdk_module, "__version__", None) or "10.8.0 (pinned)"
+    version = importlib.metadata.version("pubnub")
     print(f"# official PubNub Python SDK {version} on {args.origin}, Python {sys.version.split()[0]}", flush=True)
     try:
         subscriber.add_listener(listener)
