@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command (README "Test"). Runs on a fresh machine: builds with warnings as errors, checks the
 # format, creates the venv with the pinned official PubNub Python SDK (the Swift suites use it as a peer), runs the
-# Swift suites (plain and under ThreadSanitizer), then the interop suite that drives that SDK against LocalOrigin.
+# Swift suites (plain and under ThreadSanitizer), then the interop suite that drives that SDK against LocalOrigin,
+# then a quick run of `LegacyDemo bench` as a smoke test.
 # Set SKIP_TSAN=1 to skip the sanitizer run while iterating.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,3 +40,14 @@ fi
 step "interop: official PubNub Python SDK against LocalOrigin"
 LEGACY_DEMO_BIN="$(swift build --show-bin-path)/LegacyDemo" \
     "$venv/bin/python" -m pytest -q -p no:cacheprovider Tests/Interop
+
+# A smoke test of the benchmark (Scripts/bench.sh runs it in a release build): every workload runs and reports.
+# Debug build, quick counts; no figure is judged.
+step "LegacyDemo bench --quick (debug build): every figure printed"
+bench_out="$("$(swift build --show-bin-path)/LegacyDemo" bench --quick)"
+for name in publish_throughput latency_p50 latency_p99 delivery_throughput delivery_lost fanout_per_event \
+    fanout_bare_per_event fanout_listeners_per_event crypto_encrypt_1KiB crypto_decrypt_1KiB rss_start rss_end; do
+    grep -q "^BENCH $name [0-9.-]* [^ ]*\$" <<<"$bench_out" || { echo "missing BENCH $name in:"; echo "$bench_out"; exit 1; }
+done
+grep -q '^BENCH delivery_lost 0 msg$' <<<"$bench_out" || { echo "delivery lost messages:"; echo "$bench_out"; exit 1; }
+echo "bench smoke test: all figures printed"

@@ -7,6 +7,7 @@ let usage = """
     \(SoakCommand.usage)
     \(OriginCommand.usage)
     \(ConsoleSession.usage)
+    \(BenchCommand.usage)
     """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -21,6 +22,8 @@ do {
         exit(try OriginCommand.run(arguments.dropFirst()))
     case "console":
         exit(try ConsoleSession.run(arguments.dropFirst()))
+    case "bench":
+        exit(try BenchCommand.run(arguments.dropFirst()))
     case "help", "--help", "-h":
         say(usage)
         exit(0)

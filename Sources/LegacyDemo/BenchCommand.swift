@@ -1,0 +1,124 @@
+import Foundation
+import LocalOrigin
+
+/// `LegacyDemo bench`: the client's speed and memory figures, one `BENCH <name> <value> <unit>` line each on stdout
+/// (after a `#` header line); progress goes to stderr. Meant for release builds (`swift build -c release`);
+/// Scripts/bench.sh runs it beside the official Python SDK and compares.
+enum BenchCommand {
+    static let usage = """
+          LegacyDemo bench [--origin HOST:PORT [--publish-key K] [--subscribe-key K]] [--quick]
+            Measures, on an embedded local origin or on --origin (plain HTTP; keys default to demo):
+              publish_throughput   acknowledged publishes/s, one client, one channel, calls made back to back
+              latency_p50/p99      sendMessage call -> subscriber's didReceiveMessage:, one message every 2 ms
+              delivery_throughput  messages/s received while another client publishes back to back;
+                                   delivery_lost counts the ones that never arrived
+              fanout_per_event     µs to deliver one event to delegate, observer, notification and block
+              crypto_*_1KiB        µs to encrypt / decrypt a 1 KiB message (cipher key, 3.4 standard scheme)
+              rss_start/rss_end    resident memory at start and end
+            --quick runs a few seconds per workload. Exit status 0; 1 when a workload fails or loses messages
+            (the figures measured so far are printed); 2 for bad flags.
+        """
+
+    /// A figure's line: `BENCH name value unit`.
+    static func bench(_ name: String, _ value: Double, _ unit: String, decimals: Int = 2) {
+        say("BENCH \(name) \(String(format: "%.\(decimals)f", value)) \(unit)")
+    }
+
+    /// Progress: the resident memory after a workload, so growth can be traced to the workload that caused it.
+    private static func showResidentMemory() {
+        complain("bench: resident memory now \(BenchMemory.residentKiB().map { "\($0) KiB" } ?? "unknown")")
+    }
+
+    static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
+        let settings = try BenchSettings(arguments)
+        let counts = settings.counts
+        let rssStart = BenchMemory.residentKiB()
+
+        var embedded: LocalOrigin?
+        defer { embedded?.stop() }
+        let address: String
+        if let origin = settings.origin {
+            address = origin
+        } else {
+            do {
+                let origin = try LocalOrigin.start()
+                embedded = origin
+                address = origin.address
+            } catch {
+                complain("LegacyDemo bench: cannot start the embedded origin: \(error)")
+                return 1
+            }
+        }
+        #if DEBUG
+        let build = "debug build: figures are not representative"
+        #else
+        let build = "release build"
+        #endif
+        say(
+            "# LegacyDemo bench on \(embedded == nil ? "" : "embedded origin ")\(address), "
+                + "\(settings.quick ? "quick" : "full") run, \(build)"
+        )
+
+        let network = BenchWorkloads(
+            address: address,
+            publishKey: settings.publishKey,
+            subscribeKey: settings.subscribeKey
+        )
+        defer { network.stop() }
+        complain("bench: connecting two clients to \(address)")
+        try network.start()
+
+        complain("bench: 1/6 publish throughput, \(counts.publishes) messages back to back")
+        let throughput = try network.publishThroughput(count: counts.publishes)
+        Self.bench("publish_throughput", throughput, "msg/s", decimals: 0)
+        Self.showResidentMemory()
+
+        complain(
+            "bench: 2/6 latency, \(counts.latencyMessages) messages, one every \(counts.latencyInterval * 1000) ms"
+        )
+        let latency = try network.latency(count: counts.latencyMessages, interval: counts.latencyInterval)
+        if latency.slipped > 0 {
+            complain("bench: \(latency.slipped) latency messages went out late (previous publish not yet answered)")
+        }
+        Self.bench("latency_p50", latency.p50, "ms")
+        Self.bench("latency_p99", latency.p99, "ms")
+        Self.showResidentMemory()
+
+        complain("bench: 3/6 delivery throughput, \(counts.deliveryMessages) messages")
+        let delivery = try network.delivery(count: counts.deliveryMessages)
+        complain(
+            "bench: delivery: last publish acknowledged after \(String(format: "%.2f", delivery.published)) s,"
+                + " last message received after \(String(format: "%.2f", delivery.received)) s"
+        )
+        if delivery.duplicated > 0 { complain("bench: \(delivery.duplicated) messages arrived twice") }
+        Self.bench("delivery_throughput", delivery.rate, "msg/s", decimals: 0)
+        Self.bench("delivery_lost", Double(delivery.lost), "msg", decimals: 0)
+        Self.showResidentMemory()
+
+        complain("bench: 4/6 fan-out, \(counts.fanOutRounds) rounds of \(counts.fanOutEvents) events")
+        let fanOut = try BenchFanOut.measure(events: counts.fanOutEvents, rounds: counts.fanOutRounds)
+        Self.bench("fanout_per_event", fanOut.withListeners, "us", decimals: 3)
+        Self.bench("fanout_bare_per_event", fanOut.bare, "us", decimals: 3)
+        Self.bench("fanout_listeners_per_event", fanOut.listeners, "us", decimals: 3)
+        Self.showResidentMemory()
+
+        complain("bench: 5/6 crypto, 1 KiB message")
+        let crypto = try BenchCrypto.measure(rounds: counts.cryptoRounds, roundSeconds: counts.cryptoRoundSeconds)
+        Self.bench("crypto_encrypt_1KiB", crypto.encrypt, "us", decimals: 3)
+        Self.bench("crypto_decrypt_1KiB", crypto.decrypt, "us", decimals: 3)
+        Self.showResidentMemory()
+
+        complain("bench: 6/6 resident memory")
+        guard let start = rssStart, let end = BenchMemory.residentKiB() else {
+            throw BenchError("resident memory: cannot be read on this system")
+        }
+        Self.bench("rss_start", Double(start), "KiB", decimals: 0)
+        Self.bench("rss_end", Double(end), "KiB", decimals: 0)
+
+        if delivery.lost > 0 {
+            complain("LegacyDemo bench: \(delivery.lost) of \(counts.deliveryMessages) delivery messages were lost")
+            return 1
+        }
+        return 0
+    }
+}

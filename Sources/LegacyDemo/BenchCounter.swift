@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+
+/// Why a bench run could not produce its figures: a deadline passed, a publish failed, a figure makes no sense.
+/// `LegacyDemo` prints the message and exits with status 1.
+struct BenchError: Error, CustomStringConvertible {
+    let message: String
+
+    init(_ message: String) { self.message = message }
+
+    var description: String { self.message }
+}
+
+/// Counts the events of one workload as they arrive on the clients' delivery queues — each numbered by the
+/// message it belongs to — and lets the bench thread wait for a number of them with a deadline.
+///
+/// A number seen again counts as a duplicate, not as a new event. An optional sample (a latency) is kept per
+/// first arrival, and so is the time of the latest one, which ends the workload's stopwatch.
+final class BenchCounter: @unchecked Sendable {
+    // @unchecked: every stored property is read or written only while holding `condition`.
+    private let condition = NSCondition()
+    private var seen: Set<Int> = []
+    private var highest = -1
+    private var reordered = 0
+    private var duplicated = 0
+    private var samples: [Double] = []
+    private var lastNanos: UInt64 = 0
+    private var failure: String?
+
+    /// Counts event `number` (with `sample`, when given) at the current time.
+    func record(_ number: Int, sample: Double? = nil) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        self.condition.lock()
+        if self.seen.insert(number).inserted {
+            if number < self.highest { self.reordered += 1 }
+            self.highest = max(self.highest, number)
+            if let sample { self.samples.append(sample) }
+            self.lastNanos = now
+            self.condition.broadcast()
+        } else {
+            self.duplicated += 1
+        }
+        self.condition.unlock()
+    }
+
+    /// Ends every wait on this counter with `reason` (the first reason given wins).
+    func fail(_ reason: String) {
+        self.condition.lock()
+        if self.failure == nil { self.failure = reason }
+        self.condition.broadcast()
+        self.condition.unlock()
+    }
+
+    /// Blocks until `target` distinct events were counted. Throws when `fail(_:)` was called, or at `deadline`
+    /// with what was missing (`what` names the workload in the message).
+    func wait(for target: Int, until deadline: DispatchTime, what: String) throws {
+        let seconds = Double(deadline.uptimeNanoseconds &- DispatchTime.now().uptimeNanoseconds) / 1e9
+        let limit = Date(timeIntervalSinceNow: max(seconds, 0))
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        while self.seen.count < target && self.failure == nil {
+            if !self.condition.wait(until: limit) { break }
+        }
+        if let failure = self.failure { throw BenchError("\(what): \(failure)") }
+        if self.seen.count < target {
+            throw BenchError(
+                "\(what): only \(self.seen.count) of \(target) after waiting \(String(format: "%.1f", seconds)) s"
+            )
+        }
+    }
+
+    /// Distinct events counted so far.
+    var count: Int { self.locked { $0.seen.count } }
+
+    /// Events that arrived after one with a higher number.
+    var reorderedCount: Int { self.locked { $0.reordered } }
+
+    /// Events counted again after their first arrival.
+    var duplicateCount: Int { self.locked { $0.duplicated } }
+
+    /// The samples of first arrivals, in arrival order.
+    var allSamples: [Double] { self.locked { $0.samples } }
+
+    /// When the latest first arrival was counted (`DispatchTime` nanoseconds), 0 before any.
+    var lastArrival: UInt64 { self.locked { $0.lastNanos } }
+
+    private func locked<Value>(_ read: (BenchCounter) -> Value) -> Value {
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        return read(self)
+    }
+}
+
+/// The `DispatchTime` `seconds` from now.
+func deadline(in seconds: Double) -> DispatchTime {
+    .now() + .nanoseconds(Int(seconds * 1e9))
+}
+
+/// Nanoseconds since an arbitrary start, on the clock every figure of the bench uses.
+func nowNanos() -> UInt64 {
+    DispatchTime.now().uptimeNanoseconds
+}
+
+/// The value at fraction `p` (0…1) of `samples` by the nearest-rank method; 0 for no samples.
+func percentile(_ p: Double, of samples: [Double]) -> Double {
+    guard !samples.isEmpty else { return 0 }
+    let sorted = samples.sorted()
+    let rank = Int((p * Double(sorted.count)).rounded(.up))
+    return sorted[min(max(rank, 1), sorted.count) - 1]
+}
+
+/// An integer read from a decoded JSON number, whichever type the decoder chose for it.
+func jsonInteger(_ value: Any?) -> Int? {
+    switch value {
+    case let number as Int: return number
+    case let number as Int64: return Int(exactly: number)
+    case let number as UInt64: return Int(exactly: number)
+    case let number as Double: return Int(exactly: number)
+    case let number as NSNumber: return number.intValue
+    default: return nil
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#endif
+
+/// Workload 6 of `LegacyDemo bench`: the process's resident set size.
+enum BenchMemory {
+    /// Resident memory in KiB: from /proc/self/statm on Linux, from the Mach task info on Apple platforms; nil
+    /// where neither is available.
+    static func residentKiB() -> Int? {
+        #if canImport(Darwin)
+        var info = mach_task_basic_info()
+        var count = mach_msg_type_number_t(MemoryLayout<mach_task_basic_info>.size / MemoryLayout<natural_t>.size)
+        let status = withUnsafeMutablePointer(to: &info) { pointer in
+            pointer.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
+                task_info(mach_task_self_, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
+            }
+        }
+        return status == KERN_SUCCESS ? Int(info.resident_size / 1024) : nil
+        #else
+        // statm: sizes in pages; the second field is the resident set.
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+        #endif
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// What `LegacyDemo bench` was asked to do, read and checked from its flags.
+struct BenchSettings {
+    /// How much work each workload does.
+    struct Counts {
+        /// Workload 1: publishes, made back to back.
+        var publishes: Int
+        /// Workload 2: paced messages, and the pace.
+        var latencyMessages: Int
+        var latencyInterval: Double
+        /// Workload 3: messages published as fast as the publisher can.
+        var deliveryMessages: Int
+        /// Workload 4: events per round, rounds per variant (the best round counts).
+        var fanOutEvents: Int
+        var fanOutRounds: Int
+        /// Workload 5: timing rounds of at least `cryptoRoundSeconds` each (the best round counts).
+        var cryptoRounds: Int
+        var cryptoRoundSeconds: Double
+
+        /// The counts the issue names, for release builds.
+        static let full = Counts(
+            publishes: 5_000,
+            latencyMessages: 2_000,
+            latencyInterval: 0.002,
+            deliveryMessages: 5_000,
+            fanOutEvents: 100_000,
+            fanOutRounds: 5,
+            cryptoRounds: 9,
+            cryptoRoundSeconds: 0.05
+        )
+
+        /// A few seconds per workload at most (a smoke test; the figures are rougher).
+        static let quick = Counts(
+            publishes: 500,
+            latencyMessages: 250,
+            latencyInterval: 0.002,
+            deliveryMessages: 500,
+            fanOutEvents: 20_000,
+            fanOutRounds: 3,
+            cryptoRounds: 3,
+            cryptoRoundSeconds: 0.02
+        )
+
+        /// Every workload with `messages` messages (or 20 times as many fan-out events): the tests' hidden
+        /// `--messages` knob, which still runs every workload.
+        static func tiny(_ messages: Int) -> Counts {
+            Counts(
+                publishes: messages,
+                latencyMessages: messages,
+                latencyInterval: 0.002,
+                deliveryMessages: messages,
+                fanOutEvents: 20 * messages,
+                fanOutRounds: 1,
+                cryptoRounds: 1,
+                cryptoRoundSeconds: 0.005
+            )
+        }
+    }
+
+    /// HOST:PORT of `--origin`; nil runs every workload on an embedded `LocalOrigin`.
+    var origin: String?
+    var publishKey = "demo"
+    var subscribeKey = "demo"
+    var quick: Bool
+    var counts: Counts
+
+    init(_ arguments: ArraySlice<String>) throws {
+        let options = try Options(
+            arguments,
+            valueFlags: ["--origin", "--publish-key", "--subscribe-key", "--messages"],
+            switchFlags: ["--quick"]
+        )
+        self.quick = options.has("--quick")
+        self.counts = self.quick ? .quick : .full
+        if let text = options.string("--messages") {
+            guard let messages = Int(text), (1...100_000).contains(messages) else {
+                throw UsageError(message: "--messages must be a whole number 1…100000")
+            }
+            self.counts = .tiny(messages)
+        }
+        if let address = options.string("--origin") {
+            guard !address.isEmpty, !address.contains("/"), !address.contains(where: \.isWhitespace) else {
+                throw UsageError(message: "--origin takes HOST:PORT, without scheme or path (plain HTTP)")
+            }
+            self.origin = address
+            self.publishKey = options.string("--publish-key") ?? "demo"
+            self.subscribeKey = options.string("--subscribe-key") ?? "demo"
+        } else {
+            for flag in ["--publish-key", "--subscribe-key"] where options.string(flag) != nil {
+                throw UsageError(message: "\(flag) needs --origin (the embedded origin takes any key)")
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// `LegacyDemo bench` as Scripts/bench.sh and users run it: the built binary, its `BENCH` lines and exit status.
+/// No figure is judged for speed (DESIGN.md §10); the tests check that every workload ran and reported a sane value.
+@Suite(.serialized)
+struct BenchCommandTests {
+    /// Every figure with its unit, in the order the command prints them.
+    private static let figures: [(name: String, unit: String)] = [
+        ("publish_throughput", "msg/s"), ("latency_p50", "ms"), ("latency_p99", "ms"),
+        ("delivery_throughput", "msg/s"), ("delivery_lost", "msg"), ("fanout_per_event", "us"),
+        ("fanout_bare_per_event", "us"), ("fanout_listeners_per_event", "us"), ("crypto_encrypt_1KiB", "us"),
+        ("crypto_decrypt_1KiB", "us"), ("rss_start", "KiB"), ("rss_end", "KiB"),
+    ]
+
+    /// Runs the demo to its end (stopping it at the deadline) and returns it with its exit status.
+    private func runToEnd(_ arguments: [String], timeout: Double = 120) throws -> (DemoProcess, Int32?) {
+        let demo = try DemoProcess(arguments)
+        let status = demo.waitForExit(timeout: timeout)
+        demo.stop()
+        return (demo, status)
+    }
+
+    /// The `BENCH` lines of `output` by name, as (value, unit); records an issue for any other stdout line that is
+    /// not a `#` comment, or a malformed `BENCH` line.
+    private func figures(in output: String) -> [String: (value: Double, unit: String)] {
+        var found: [String: (Double, String)] = [:]
+        for line in output.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: false)
+            guard fields.count == 4, fields[0] == "BENCH", let value = Double(fields[2]), value.isFinite else {
+                Issue.record("not a well-formed BENCH line: \(line)")
+                continue
+            }
+            #expect(found[String(fields[1])] == nil, "\(fields[1]) printed twice")
+            found[String(fields[1])] = (value, String(fields[3]))
+        }
+        return found
+    }
+
+    @Test func quickRunOnTheEmbeddedOriginPrintsEveryFigure() throws {
+        let (demo, status) = try self.runToEnd(["bench", "--quick"])
+        #expect(status == 0, "stdout: \(demo.output)\nstderr: \(demo.errors)")
+        #expect(demo.output.hasPrefix("# LegacyDemo bench on embedded origin 127.0.0.1:"))
+        let found = self.figures(in: demo.output)
+        #expect(found.count == Self.figures.count, "\(found.keys.sorted())")
+        for (name, unit) in Self.figures {
+            let figure = try #require(found[name], "missing BENCH \(name); stdout: \(demo.output)")
+            #expect(figure.unit == unit, "\(name)")
+            #expect(figure.value >= 0 || name == "fanout_listeners_per_event", "\(name) = \(figure.value)")
+        }
+        #expect(found["delivery_lost"]?.value == 0)
+        for name in ["publish_throughput", "delivery_throughput", "fanout_per_event", "crypto_encrypt_1KiB"] {
+            #expect((found[name]?.value ?? 0) > 0, "\(name)")
+        }
+        #expect((found["latency_p50"]?.value ?? 0) <= (found["latency_p99"]?.value ?? 0))
+        #expect((found["rss_start"]?.value ?? 0) > 0)
+        // Progress goes to stderr, one line per workload, never to stdout.
+        for step in 1...6 { #expect(demo.errors.contains("bench: \(step)/6 ")) }
+    }
+
+    @Test func givenOriginIsUsedWithItsKeys() throws {
+        let origin = try DemoProcess(["origin", "--port", "0", "--publish-key", "pub-k", "--subscribe-key", "sub-k"])
+        defer { origin.stop() }
+        let address = try #require(origin.waitForLine(containing: "listening on ")).dropFirst("listening on ".count)
+        let (demo, status) = try self.runToEnd([
+            "bench", "--origin", String(address), "--publish-key", "pub-k", "--subscribe-key", "sub-k", "--messages",
+            "40",
+        ])
+        #expect(status == 0, "stderr: \(demo.errors)")
+        #expect(demo.output.hasPrefix("# LegacyDemo bench on \(address), "))
+        let found = self.figures(in: demo.output)
+        #expect(Set(found.keys) == Set(Self.figures.map(\.name)))
+        #expect(found["delivery_lost"]?.value == 0)
+    }
+
+    @Test func failingPublishesEndTheRunWithAClearErrorAndStatusOne() throws {
+        let origin = try DemoProcess(["origin", "--port", "0", "--fault", "500 publish"])
+        defer { origin.stop() }
+        let address = try #require(origin.waitForLine(containing: "listening on ")).dropFirst("listening on ".count)
+        let (demo, status) = try self.runToEnd(["bench", "--origin", String(address), "--messages", "20"], timeout: 60)
+        #expect(status == 1, "stdout: \(demo.output)\nstderr: \(demo.errors)")
+        #expect(demo.errors.contains("LegacyDemo: publish throughput: publish failed:"), "stderr: \(demo.errors)")
+        #expect(!demo.output.contains("BENCH publish_throughput"))
+    }
+
+    @Test(arguments: [
+        (["bench", "--fast"], "unknown flag --fast"),
+        (["bench", "--publish-key", "k"], "--publish-key needs --origin"),
+        (["bench", "--origin", "http://127.0.0.1:1"], "--origin takes HOST:PORT"),
+        (["bench", "--messages", "0"], "--messages must be a whole number"),
+        (["bench", "--origin"], "--origin needs a value"),
+    ])
+    func badFlagsGiveTheUsageAndExitTwo(arguments: [String], message: String) throws {
+        let (demo, status) = try self.runToEnd(arguments, timeout: 30)
+        #expect(status == 2)
+        #expect(demo.errors.contains(message), "stderr: \(demo.errors)")
+        #expect(demo.errors.contains("usage:"))
+        #expect(demo.errors.contains("LegacyDemo bench [--origin HOST:PORT"))
+        #expect(demo.output.isEmpty)
+    }
+}
