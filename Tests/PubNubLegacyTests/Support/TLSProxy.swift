@@ -7,7 +7,8 @@ import Foundation
 /// folder. One port takes TLS and plain HTTP alike (the proxy peeks at the first byte: 0x16 opens a TLS
 /// handshake) and forwards both to the origin, printing one line per connection: `tls`, `tls-rejected` (the
 /// handshake failed, e.g. the client refused the certificate) or `plain`. The test that starts it calls `stop()`,
-/// which ends the process and deletes the folder.
+/// which ends the process and deletes the folder; should the test process die first, the proxy sees its stdin
+/// close and does both itself.
 final class TLSProxy: @unchecked Sendable {
     // @unchecked: `process` and `folder` are set in `init` and only queried after; the output is a `Locked` box.
 
@@ -19,6 +20,8 @@ final class TLSProxy: @unchecked Sendable {
     }
 
     private let process = Process()
+    /// The proxy's stdin: closing it ends the proxy (it also ends, and deletes its folder, when this process dies).
+    private let input = Pipe()
     private let folder: URL
     private let lines = Locked<[String]>([])
 
@@ -53,6 +56,7 @@ final class TLSProxy: @unchecked Sendable {
             self.process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             self.process.arguments = ["python3", "-u", script.path, certificate.path, key.path, String(originPort)]
             let stdout = Pipe()
+            self.process.standardInput = self.input
             self.process.standardOutput = stdout
             self.process.standardError = FileHandle.nullDevice
             try self.process.run()
@@ -89,17 +93,28 @@ final class TLSProxy: @unchecked Sendable {
         self.lines.current.compactMap(Connection.init(rawValue:))
     }
 
-    /// Ends the process (SIGTERM, then SIGKILL after 5 s), waits for it and deletes the temporary folder.
+    /// Waits (up to `seconds`) until the proxy reported a connection of `kind`; the proxy prints its line on its own
+    /// schedule, e.g. a refused handshake only once the client's alert arrived, which may be after the client moved on.
+    func waitForConnection(_ kind: Connection, within seconds: Double = 10) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !self.connections.contains(kind) {
+            if Date() > deadline {
+                throw TLSProxyError.noConnection(kind.rawValue, self.lines.current)
+            }
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+    }
+
+    /// Ends the process (closing its stdin; SIGKILL if it still runs 5 s later), waits for it and deletes the
+    /// temporary folder.
     func stop() {
+        try? self.input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(5)
+        while self.process.isRunning, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
         if self.process.isRunning {
-            self.process.terminate()
-            let deadline = Date().addingTimeInterval(5)
-            while self.process.isRunning, Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.01)
-            }
-            if self.process.isRunning {
-                kill(self.process.processIdentifier, SIGKILL)
-            }
+            kill(self.process.processIdentifier, SIGKILL)
             self.process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: self.folder)
@@ -119,9 +134,17 @@ final class TLSProxy: @unchecked Sendable {
 
     /// The proxy: one thread per connection; `select` relays both ways so one thread owns each TLS socket.
     private static let script = """
-        import select, socket, ssl, sys, threading
+        import os, select, shutil, socket, ssl, sys, threading
 
         certificate, key, upstream = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+        def end_with_parent():
+            # stdin closes when the test stops the proxy, or when the test process dies: clean up and exit.
+            sys.stdin.buffer.read()
+            shutil.rmtree(os.path.dirname(os.path.abspath(__file__)), ignore_errors=True)
+            os._exit(0)
+
+        threading.Thread(target=end_with_parent, daemon=True).start()
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(certificate, key)
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -176,11 +199,13 @@ final class TLSProxy: @unchecked Sendable {
 enum TLSProxyError: Error, CustomStringConvertible {
     case openssl(Int32)
     case notListening([String])
+    case noConnection(String, [String])
 
     var description: String {
         switch self {
         case .openssl(let status): return "openssl req -x509 exited with \(status)"
         case .notListening(let lines): return "the proxy did not start listening; it printed \(lines)"
+        case .noConnection(let kind, let lines): return "the proxy saw no \(kind) connection; it printed \(lines)"
         }
     }
 }
