@@ -28,7 +28,10 @@ extension ClientEngine {
         if old == new { return }
         switch self.connection.state {
         case .connected:
-            if old.requiresHardReset(toApply: new) {
+            // A client that fell back keeps its weaker level only while the settings that allowed it hold: a change
+            // of them reconnects, at `strict` again, like a change of origin.
+            let downgraded = self.securityLevel != .strict && old.restartsSecurityLadder(toApply: new)
+            if old.requiresHardReset(toApply: new) || downgraded {
                 self.submitHardReset(to: new)
             } else {
                 self.settings = new
@@ -241,10 +244,15 @@ extension ClientEngine {
             case .failure(.cancelled):
                 return
             case .failure(.tls):
-                if let settings = self.settings, settings.secure, settings.ignoreSecureConnectionRequirement {
-                    // BEHAVIOR §2.8 ladder, last step: allowed by the configuration (default NO, DESIGN A12).
-                    PNLog(.PNLogConnectionLayerErrorLevel, self, "TLS failed; falling back to plain HTTP")
-                    self.settings?.secure = false
+                if let lower = self.lowerSecurityLevel() {
+                    // BEHAVIOR §2.8: each rung is a silent retry; only the configuration allows it (DESIGN A12).
+                    PNLog(
+                        .PNLogConnectionLayerErrorLevel,
+                        self,
+                        "TLS failed at \(self.securityLevel); retrying with \(lower)"
+                    )
+                    self.securityLevel = lower
+                    self.lastConnectFailure = nil
                     answered = true
                     self.sendConnectAttempt()
                     return
@@ -259,6 +267,16 @@ extension ClientEngine {
                 conclude(ok, !ok, true)
             }
         }
+    }
+
+    /// The rung below the current one that the settings allow after a TLS failure, nil when there is none.
+    private func lowerSecurityLevel() -> SecurityLevel? {
+        guard let settings = self.settings, settings.secure else { return nil }
+        return self.securityLevel.next(
+            reduceSecurityLevelOnError: settings.reduceSecurityLevelOnError,
+            ignoreSecureConnectionRequirement: settings.ignoreSecureConnectionRequirement,
+            canRelax: self.canRelaxCertificateValidation
+        )
     }
 
     private func cancelConnectAttempt() {

@@ -44,9 +44,19 @@ final class ClientEngine: @unchecked Sendable {
     let longPollLane: any HTTPTransport
 
     var settings: ClientSettings? {
-        // The observation center reports the configured origin with connection failures, on the delivery queue.
-        didSet { self.snapshot.withLock { [origin = self.settings?.origin] in $0.origin = origin } }
+        didSet {
+            // The observation center reports the configured origin with connection failures, on the delivery queue.
+            self.snapshot.withLock { [origin = self.settings?.origin] in $0.origin = origin }
+            if let new = self.settings, oldValue.map({ $0.restartsSecurityLadder(toApply: new) }) ?? true {
+                self.securityLevel = .strict
+            }
+        }
     }
+    /// The rung of the TLS ladder requests use now (BEHAVIOR §2.8); back to `strict` when the settings change.
+    var securityLevel = SecurityLevel.strict
+    /// Whether the https transport can accept any certificate: only URLSession on Apple platforms can (a
+    /// server-trust challenge). Queue-confined; tests of the ladder set it.
+    var canRelaxCertificateValidation = URLSessionTransport.canRelaxCertificateValidation
     var uuid: String?
     var connection = ConnectionStateMachine()
     private(set) lazy var loop = SubscribeLoop(engine: self)
@@ -186,7 +196,7 @@ final class ClientEngine: @unchecked Sendable {
     /// The request context of the current settings and identifier.
     var context: EndpointContext? {
         guard let settings = self.settings, let uuid = self.uuid else { return nil }
-        return settings.endpointContext(uuid: uuid)
+        return settings.endpointContext(uuid: uuid, security: self.securityLevel)
     }
 
     /// Sends `endpoint` on `lane`; `completion` runs on the queue.

@@ -24,6 +24,7 @@ struct ClientSettings: Equatable, Sendable {
     /// Seconds between heartbeat requests; 0 = no heartbeats.
     var presenceHeartbeatInterval = 0
     var ignoreSecureConnectionRequirement = false
+    var reduceSecurityLevelOnError = false
     /// The long-poll idle timeout (4.x `subscribeMaximumIdleTime`, 3.4 `kPNConnectionIdleTimeout`).
     var subscribeMaximumIdleTime: TimeInterval = 310
     /// How messages are encrypted when `cipherKey` is set.
@@ -51,6 +52,7 @@ struct ClientSettings: Equatable, Sendable {
         self.presenceHeartbeatValue = values.presenceHeartbeatValue
         self.presenceHeartbeatInterval = values.presenceHeartbeatInterval
         self.ignoreSecureConnectionRequirement = values.ignoreSecureConnectionRequirement
+        self.reduceSecurityLevelOnError = values.reduceSecurityLevelOnError
         self.subscribeMaximumIdleTime = values.subscribeMaximumIdleTime
         self.uuid = values.uuid
         if values.cryptoBackwardCompatibilityMode {
@@ -75,15 +77,24 @@ struct ClientSettings: Equatable, Sendable {
         self.origin != new.origin || self.secure != new.secure || self.authKey != new.authKey
     }
 
-    /// The request context for the given client identifier.
-    func endpointContext(uuid: String) -> EndpointContext {
+    /// Whether the TLS ladder must start again at `strict` when `new` replaces these settings: the origin, the
+    /// TLS setting or a fallback permission changed (a downgrade never outlives the settings that allowed it).
+    func restartsSecurityLadder(toApply new: ClientSettings) -> Bool {
+        self.origin != new.origin || self.secure != new.secure
+            || self.reduceSecurityLevelOnError != new.reduceSecurityLevelOnError
+            || self.ignoreSecureConnectionRequirement != new.ignoreSecureConnectionRequirement
+    }
+
+    /// The request context for the given client identifier, at `security` (ignored when TLS is off).
+    func endpointContext(uuid: String, security: SecurityLevel = .strict) -> EndpointContext {
         EndpointContext(
             origin: self.origin,
-            secure: self.secure,
+            secure: self.secure && security != .plain,
             publishKey: self.publishKey,
             subscribeKey: self.subscribeKey,
             uuid: uuid,
-            authKey: self.authKey
+            authKey: self.authKey,
+            relaxedCertificateValidation: self.secure && security == .relaxed
         )
     }
 }

@@ -314,15 +314,27 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
         set { self.settings.withLock { $0.restoreSubscriptionFromLastTimeToken = newValue } }
     }
 
-    /// Whether, after TLS failed even with reduced security, the client may fall back to plain HTTP.
-    /// Default NO in this package (3.4: YES). 3.4 getter: `canIgnoreSecureConnectionRequirement`.
+    /// Whether, when TLS still fails after `reduceSecurityLevelOnError` (or at once, when that is NO or cannot
+    /// apply), a client with `useSecureConnection` may fall back to plain HTTP on the same host — port 80 when
+    /// `origin` names no port, the named port otherwise — for as long as this configuration (origin, TLS setting
+    /// and both fallback flags) stays applied; a configuration that changes any of them starts with TLS again.
+    /// The fallback is silent: the connect reports exactly the events of a normal connect.
+    /// With NO, the TLS failure is reported instead (`connectionDidFailWithError:`, category `.tlsFailure`) and no
+    /// plain-HTTP request is ever sent. Default NO in this package (3.4: YES, DESIGN.md A12).
+    /// 3.4 getter: `canIgnoreSecureConnectionRequirement`.
     public var ignoreSecureConnectionRequirement: Bool {
         get { self.settings.withLock { $0.ignoreSecureConnectionRequirement } }
         set { self.settings.withLock { $0.ignoreSecureConnectionRequirement = newValue } }
     }
 
-    /// Whether, after a TLS failure, the client may retry without certificate validation.
-    /// Default NO in this package (3.4: YES). 3.4 getter: `shouldReduceSecurityLevelOnError`.
+    /// Whether, after a TLS failure while connecting, the client may retry with TLS that accepts any server
+    /// certificate (expired, self-signed, unknown root), silently, for as long as this configuration stays applied.
+    ///
+    /// Apple platforms only: there URLSession lets the client answer the server-trust challenge. On Linux,
+    /// FoundationNetworking (libcurl) never delivers that challenge and offers no way to skip validation, so this
+    /// setting has no effect: the ladder goes straight to `ignoreSecureConnectionRequirement`, and with that NO
+    /// the certificate failure is reported (category `.tlsFailure`). Default NO in this package (3.4: YES,
+    /// DESIGN.md A12). 3.4 getter: `shouldReduceSecurityLevelOnError`.
     public var reduceSecurityLevelOnError: Bool {
         get { self.settings.withLock { $0.reduceSecurityLevelOnError } }
         set { self.settings.withLock { $0.reduceSecurityLevelOnError = newValue } }

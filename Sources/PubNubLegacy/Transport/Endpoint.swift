@@ -9,7 +9,8 @@ import Foundation
 struct EndpointContext: Sendable, Equatable {
     /// Host, optionally with `:port` (`127.0.0.1:8090`).
     var origin: String
-    /// `https` when true, `http` otherwise.
+    /// `https` when true, `http` otherwise. False also when a secure client fell back to plain HTTP: the host and
+    /// any explicit port stay, so an origin without a port is then reached on port 80.
     var secure: Bool
     var publishKey: String
     var subscribeKey: String
@@ -17,6 +18,8 @@ struct EndpointContext: Sendable, Equatable {
     var uuid: String
     /// Sent as `auth` when not empty.
     var authKey: String
+    /// Whether the transport may accept any server certificate (the relaxed rung of the TLS ladder).
+    var relaxedCertificateValidation = false
 }
 
 /// One PubNub REST operation with its arguments.
@@ -127,7 +130,13 @@ enum Endpoint: Sendable, Equatable {
         let scheme = context.secure ? "https" : "http"
         guard !context.origin.isEmpty, let url = URL(string: "\(scheme)://\(context.origin)\(target.pathAndQuery)")
         else { return nil }
-        return TransportRequest(method: target.method, url: url, body: target.body, timeout: timeout)
+        return TransportRequest(
+            method: target.method,
+            url: url,
+            body: target.body,
+            timeout: timeout,
+            relaxedCertificateValidation: context.secure && context.relaxedCertificateValidation
+        )
     }
 
     /// Device tokens go on the wire as uppercase hex, as 3.4.2's `HEXPushToken` wrote them.

@@ -11,6 +11,10 @@ struct TransportRequest: Sendable, Equatable {
     /// Idle timeout of the HTTP exchange. Operation timeouts with their 3.4 messages are enforced by the
     /// engine's own timers; this is the backstop of the transport.
     var timeout: TimeInterval
+    /// For `https`: accept any server certificate (the relaxed rung of the TLS ladder, BEHAVIOR §2.8). Only
+    /// transports that can honour it act on it (`URLSessionTransport` on Apple platforms); the others validate as
+    /// usual, and the engine does not ask them to relax.
+    var relaxedCertificateValidation = false
 }
 
 /// A complete HTTP answer: any status, with its body.

@@ -7,7 +7,20 @@ import FoundationNetworking
 /// `HTTPTransport` over one `URLSession`. The engine makes one per lane (long-poll, service) so a parked
 /// long-poll never holds a connection that other requests wait for (BEHAVIOR §1.1).
 final class URLSessionTransport: HTTPTransport {
+    #if canImport(Security)
+    /// Apple platforms: a server-trust challenge lets a request marked `relaxedCertificateValidation` accept the
+    /// certificate its server presents.
+    static let canRelaxCertificateValidation = true
+    #else
+    /// FoundationNetworking (libcurl) never delivers server-trust challenges to the delegate and has no
+    /// configuration that skips certificate validation on Linux, so a request here is always fully validated.
+    static let canRelaxCertificateValidation = false
+    #endif
+
     private let session: URLSession
+    #if canImport(Security)
+    private let trust: ServerTrustDelegate
+    #endif
     /// Set once by `invalidate()`. FoundationNetworking traps when a task is created on an invalidated session,
     /// so task creation and invalidation are serialized by this lock.
     private let invalidated = Locked(false)
@@ -31,7 +44,13 @@ final class URLSessionTransport: HTTPTransport {
         let delegateQueue = OperationQueue()
         delegateQueue.name = "com.pubnub.legacy.transport.\(label)"
         delegateQueue.maxConcurrentOperationCount = 1
+        #if canImport(Security)
+        let trust = ServerTrustDelegate()
+        self.trust = trust
+        self.session = URLSession(configuration: configuration, delegate: trust, delegateQueue: delegateQueue)
+        #else
         self.session = URLSession(configuration: configuration, delegate: nil, delegateQueue: delegateQueue)
+        #endif
     }
 
     @discardableResult
@@ -46,7 +65,15 @@ final class URLSessionTransport: HTTPTransport {
             urlRequest.httpBody = body
             urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
+        #if canImport(Security)
+        let relaxed = request.relaxedCertificateValidation && request.url.scheme == "https"
+        let taskID = Locked<Int?>(nil)
+        let trust = self.trust
+        #endif
         let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+            #if canImport(Security)
+            if let id = taskID.current { trust.forget(id) }
+            #endif
             if let error {
                 completion(.failure(Self.classify(error)))
                 return
@@ -60,6 +87,13 @@ final class URLSessionTransport: HTTPTransport {
         let task = self.invalidated.withLock { invalidated -> URLSessionDataTask? in
             guard !invalidated else { return nil }
             let task = self.session.dataTask(with: urlRequest, completionHandler: handler)
+            #if canImport(Security)
+            // Registered before `resume()`, so the challenge of this task's handshake finds it.
+            if relaxed {
+                taskID.set(task.taskIdentifier)
+                self.trust.relax(task.taskIdentifier)
+            }
+            #endif
             task.resume()
             return task
         }
@@ -78,7 +112,11 @@ final class URLSessionTransport: HTTPTransport {
         }
     }
 
-    /// Sorts URLSession errors into the classes of BEHAVIOR §2.8.
+    /// Sorts URLSession errors into the classes of BEHAVIOR §2.8. TLS-class: the handshake failed (-1200) or the
+    /// server's or the client's certificate was refused (-1201 … -1206), see `tlsCodes`. FoundationNetworking
+    /// reports libcurl's TLS failures as `NSURLErrorUnknown` with the TLS library's text ("OpenSSL/3.0: … wrong
+    /// version number", "SSL certificate problem: self-signed certificate"); those become -1200 and -1202, the
+    /// codes Apple platforms give for the same failures, keeping that text as the description.
     static func classify(_ error: Error) -> TransportFailure {
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else {
@@ -94,14 +132,45 @@ final class URLSessionTransport: HTTPTransport {
             NSURLErrorDNSLookupFailed, NSURLErrorNotConnectedToInternet, NSURLErrorInternationalRoamingOff,
             NSURLErrorDataNotAllowed, NSURLErrorCallIsActive:
             return .network(code: nsError.code, description: description)
-        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateHasBadDate,
-            NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
-            NSURLErrorServerCertificateNotYetValid, NSURLErrorClientCertificateRejected,
-            NSURLErrorClientCertificateRequired:
-            return .tls(code: nsError.code, description: description)
+        case let code where Self.tlsCodes.contains(code):
+            return .tls(code: code, description: description)
+        case NSURLErrorUnknown:
+            if let code = Self.tlsCode(describedBy: description) {
+                return .tls(code: code, description: description)
+            }
+            return .other(domain: nsError.domain, code: nsError.code, description: description)
         default:
             return .other(domain: nsError.domain, code: nsError.code, description: description)
         }
+    }
+
+    /// The TLS codes of URL loading: -1200 (handshake failed) … -1206, as Apple platforms and `URLError.Code`
+    /// number them. FoundationNetworking's `NSURLError…` constants for these are shifted by one
+    /// (`NSURLErrorSecureConnectionFailed` is -1201 there, `NSURLErrorClientCertificateRequired` -1207), so both
+    /// spellings count; everything this file reports uses the `URLError.Code` numbers.
+    static let tlsCodes: Set<Int> = Set(
+        [
+            URLError.Code.secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+            .clientCertificateRequired,
+        ].map(\.rawValue) + [
+            NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateHasBadDate,
+            NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
+            NSURLErrorServerCertificateNotYetValid, NSURLErrorClientCertificateRejected,
+            NSURLErrorClientCertificateRequired,
+        ]
+    )
+
+    /// The TLS error code that libcurl's error text names, nil when the text is not about TLS. libcurl names the
+    /// TLS backend ("OpenSSL/…", "GnuTLS", "wolfSSL", "schannel") or "SSL" in those messages; certificate failures
+    /// say "certificate".
+    static func tlsCode(describedBy text: String) -> Int? {
+        let markers = ["SSL", "TLS", "GnuTLS", "schannel"]
+        guard markers.contains(where: { text.contains($0) }) else { return nil }
+        if text.range(of: "certificate", options: .caseInsensitive) != nil {
+            return URLError.Code.serverCertificateUntrusted.rawValue
+        }
+        return URLError.Code.secureConnectionFailed.rawValue
     }
 }
 
@@ -118,3 +187,37 @@ private final class SessionTask: TransportTask, @unchecked Sendable {
         self.task?.cancel()
     }
 }
+
+#if canImport(Security)
+/// Answers the server-trust challenges of one session: a task registered with `relax(_:)` accepts the certificate
+/// its server presents (expired, self-signed, unknown root, other host: 3.4's "BarelySecure"); every other task
+/// gets the system's default evaluation. Called on the session's delegate queue.
+private final class ServerTrustDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    /// Identifiers of this session's running tasks that may skip certificate validation.
+    private let relaxed = Locked<Set<Int>>([])
+
+    func relax(_ taskIdentifier: Int) {
+        self.relaxed.withLock { _ = $0.insert(taskIdentifier) }
+    }
+
+    func forget(_ taskIdentifier: Int) {
+        self.relaxed.withLock { _ = $0.remove(taskIdentifier) }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        let space = challenge.protectionSpace
+        guard space.authenticationMethod == NSURLAuthenticationMethodServerTrust, let serverTrust = space.serverTrust,
+            self.relaxed.withLock({ $0.contains(task.taskIdentifier) })
+        else {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        completionHandler(.useCredential, URLCredential(trust: serverTrust))
+    }
+}
+#endif

@@ -142,4 +142,64 @@ import Testing
         #expect(time.error == nil)
         #expect(transport.requests.last?.url.scheme == "http")
     }
+
+    @Test func whereValidationCanBeRelaxedTheLadderRetriesWithRelaxedValidationBeforePlainHTTP() async throws {
+        // Linux cannot relax validation, so the engine is told it can, as on Apple platforms: the fake origin
+        // accepts a relaxed https request (as an Apple URLSession that accepted the certificate would).
+        let recorder = EventRecorder()
+        let transport = FakeTransport.origin { request in
+            request.url.scheme == "https" && !request.relaxedCertificateValidation
+                ? .fail(.tls(code: -1202, description: "certificate untrusted")) : nil
+        }
+        let configuration = PNConfiguration.testing(origin: "fake.origin:1")
+        configuration.useSecureConnection = true
+        configuration.reduceSecurityLevelOnError = true
+        configuration.ignoreSecureConnectionRequirement = true
+        let client = PubNub.testing(configuration: configuration, recorder: recorder, transport: transport)
+        client.engine.queue.sync { client.engine.canRelaxCertificateValidation = true }
+        client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: { recorder.block("error", $0) })
+        try await recorder.next(.block, "connect")
+        client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time", error) }
+        #expect(try await recorder.next(.block, "time").error == nil)
+        // Strict first, then relaxed TLS for everything; never plain HTTP, since relaxed validation sufficed.
+        #expect(transport.requests.first.map { $0.url.scheme == "https" && !$0.relaxedCertificateValidation } == true)
+        #expect(
+            transport.requests.dropFirst().allSatisfy { $0.url.scheme == "https" && $0.relaxedCertificateValidation }
+        )
+        #expect(recorder.names(.delegate) == ["willConnect", "didConnect", "didReceiveTimeToken"])
+    }
+
+    @Test func withoutRelaxationTheReduceSettingAloneReportsTheFailureAfterOneAttempt() async throws {
+        let recorder = EventRecorder()
+        let transport = Self.tlsRefusingOrigin()
+        let configuration = PNConfiguration.testing(origin: "fake.origin:1")
+        configuration.useSecureConnection = true
+        configuration.reduceSecurityLevelOnError = true
+        let client = PubNub.testing(configuration: configuration, recorder: recorder, transport: transport)
+        client.engine.queue.sync { client.engine.canRelaxCertificateValidation = false }
+        client.connectWithSuccessBlock(nil) { recorder.block("connectError", $0) }
+        let failed = try await recorder.next(.block, "connectError", within: 15)
+        #expect(failed.error?.category == .tlsFailure && failed.error?.code == -1202)
+        #expect(transport.requests.filter { $0.url.path == "/time/0" }.count == 1)
+        #expect(transport.requests.allSatisfy { $0.url.scheme == "https" && !$0.relaxedCertificateValidation })
+    }
+
+    @Test func reapplyingAnEqualConfigurationKeepsTheFallbackWithoutAReset() async throws {
+        let recorder = EventRecorder()
+        let transport = Self.tlsRefusingOrigin()
+        let configuration = PNConfiguration.testing(origin: "fake.origin:1")
+        configuration.useSecureConnection = true
+        configuration.ignoreSecureConnectionRequirement = true
+        let client = PubNub.testing(configuration: configuration, recorder: recorder, transport: transport)
+        client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: nil)
+        try await recorder.next(.block, "connect")
+        let same = PNConfiguration.testing(origin: "fake.origin:1")
+        same.useSecureConnection = true
+        same.ignoreSecureConnectionRequirement = true
+        client.setConfiguration(same)
+        client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time", error) }
+        #expect(try await recorder.next(.block, "time").error == nil)
+        #expect(transport.requests.last?.url.scheme == "http")
+        #expect(recorder.names(.delegate) == ["willConnect", "didConnect", "didReceiveTimeToken"])
+    }
 }

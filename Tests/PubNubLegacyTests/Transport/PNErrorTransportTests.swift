@@ -70,4 +70,27 @@ import Testing
         #expect(error.code == 106 && error.localizedDescription == "Subscription failed by timeout")
         #expect(PNError.fromSubscribe(.connectionLost, timeoutMessage: "").code == 104)
     }
+
+    @Test(arguments: Array(-1206 ... -1200))
+    func everyTLSFailureIsATLSErrorDistinctFromTheNetworkCodes(code: Int) {
+        for networkCode in [
+            kPNClientConnectionFailedOnInternetFailureError, kPNRequestExecutionFailedOnInternetFailureError,
+        ] {
+            let error = PNError.fromTransport(
+                .tls(code: code, description: "handshake failed"),
+                networkCode: networkCode,
+                timeoutMessage: nil
+            )
+            #expect(error.category == .tlsFailure)
+            #expect(error.domain == NSURLErrorDomain && error.code == code)
+            #expect(error.localizedDescription == "handshake failed")
+            #expect((error.underlyingError as? NSError)?.code == code)
+            let network = PNError.fromTransport(
+                .network(code: -1004, description: "refused"),
+                networkCode: networkCode,
+                timeoutMessage: nil
+            )
+            #expect(network.category != error.category && network.code != error.code)
+        }
+    }
 }
