@@ -129,6 +129,7 @@ extension ClientEngine {
                 complete(self.preflightError(associatedObject: channels))
                 return
             }
+            let replaced = self.loop.unfinishedRequests
             let removed = self.loop.unsubscribe(removing: names)
             for name in removed {
                 self.channelObject(named: name).resetUpdateTimeToken()
@@ -138,14 +139,18 @@ extension ClientEngine {
             if removed.isEmpty || !withPresenceEvent {
                 complete(nil)
             } else {
-                self.sendLeave(removed) { complete(nil) }
+                self.sendLeave(removed, after: replaced) { complete(nil) }
             }
         }
     }
 
     /// Sends a best-effort leave for `names` with the current identifier; `completion` runs once, when it is
     /// answered, fails, times out (10 s) or is skipped because the client is offline (BEHAVIOR §3.6).
-    func sendLeave(_ names: [String], completion: @escaping () -> Void) {
+    ///
+    /// The leave goes out only once the subscribe requests `after` (the long-polls the change cancelled) are
+    /// reported ended by their transport: sent earlier, a cancelled long-poll could otherwise still reach the
+    /// origin after the leave and join `names` again. The 10 s bound counts from this call, wait included.
+    func sendLeave(_ names: [String], after replaced: Set<Int> = [], completion: @escaping () -> Void) {
         guard self.connection.isConnected, self.connection.reachability != .notReachable, !names.isEmpty,
             let settings = self.settings
         else {
@@ -163,14 +168,22 @@ extension ClientEngine {
             task?.cancel()
             conclude()
         }
-        task = self.send(
-            .leave(channels: names),
-            lane: self.serviceLane,
-            timeout: settings.nonSubscriptionRequestTimeout
-        ) { result in
-            timer.cancel()
-            if case .failure(let failure) = result { self.transportFailed(failure) }
-            conclude()
+        self.loop.whenRequestsEnd(replaced) {
+            guard !done else { return }
+            guard self.connection.isConnected else {
+                timer.cancel()
+                conclude()
+                return
+            }
+            task = self.send(
+                .leave(channels: names),
+                lane: self.serviceLane,
+                timeout: settings.nonSubscriptionRequestTimeout
+            ) { result in
+                timer.cancel()
+                if case .failure(let failure) = result { self.transportFailed(failure) }
+                conclude()
+            }
         }
     }
 
