@@ -147,9 +147,12 @@ extension ClientEngine {
     /// Sends a best-effort leave for `names` with the current identifier; `completion` runs once, when it is
     /// answered, fails, times out (10 s) or is skipped because the client is offline (BEHAVIOR §3.6).
     ///
-    /// The leave goes out only once the subscribe requests `after` (the long-polls the change cancelled) are
-    /// reported ended by their transport: sent earlier, a cancelled long-poll could otherwise still reach the
-    /// origin after the leave and join `names` again. The 10 s bound counts from this call, wait included.
+    /// A cancelled long-poll that was already on its way could otherwise reach the origin after the leave and
+    /// join `names` again (with the old uuid after a UUID change, BEHAVIOR §2.10). So the leave waits until the
+    /// transport reported the requests `after` (the long-polls the change cancelled) ended, and goes out on the
+    /// long-poll lane, as 3.4 sent it on the messaging socket: that lane drops the cancelled exchange before it
+    /// starts the leave, so a long-poll already written is on the wire ahead of it. The 10 s bound counts from
+    /// this call, the wait included.
     func sendLeave(_ names: [String], after replaced: Set<Int> = [], completion: @escaping () -> Void) {
         guard self.connection.isConnected, self.connection.reachability != .notReachable, !names.isEmpty,
             let settings = self.settings
@@ -177,7 +180,7 @@ extension ClientEngine {
             }
             task = self.send(
                 .leave(channels: names),
-                lane: self.serviceLane,
+                lane: self.longPollLane,
                 timeout: settings.nonSubscriptionRequestTimeout
             ) { result in
                 timer.cancel()

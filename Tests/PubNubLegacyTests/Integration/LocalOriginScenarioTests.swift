@@ -119,8 +119,8 @@ import Testing
         #expect(Self.targets(origin, containing: "/publish/").last?.contains("uuid=new%20id") == true)
         client.requestParticipantsListForChannel(channel) { uuids, _, _ in recorder.block("hereNow", uuids) }
         let hereNow = try await recorder.next(.block, "hereNow")
-        // The leave goes out only after the cancelled "old id" long-poll ended at the transport, so that poll
-        // cannot reach the origin after the leave and join "old id" again: only the new identity is present.
+        // The leave goes out on the long-poll lane only after the cancelled "old id" long-poll ended there, so that
+        // poll cannot reach the origin after the leave and join "old id" again: only the new identity is present.
         #expect(hereNow.value as? [String] == ["new id"])
         client.disconnect()
     }

@@ -65,7 +65,9 @@ extension ScenarioTests {
         ledger.verify()
     }
 
-    @Test("S-03: connect emits will-connect then did-connect with the same origin, then the success block, nothing else")
+    @Test(
+        "S-03: connect emits will-connect then did-connect with the same origin, then the success block, nothing else"
+    )
     func s03NormalConnectOrder() async throws {
         let harness = try MatrixHarness(.local)
         defer { harness.stop() }
@@ -186,7 +188,10 @@ extension ScenarioTests {
         start = harness.mark
         let sentBefore = harness.traffic.count
         _ = harness.client.sendMessage("x", toChannel: harness.channel, withCompletionBlock: ledger.send("publish"))
-        try await harness.check([Self.blockOnly("send:2", code: kPNRequestExecutionFailedClientNotReadyError)], from: start)
+        try await harness.check(
+            [Self.blockOnly("send:2", code: kPNRequestExecutionFailedClientNotReadyError)],
+            from: start
+        )
         #expect(harness.traffic.since(sentBefore).isEmpty)
         ledger.verify()
     }

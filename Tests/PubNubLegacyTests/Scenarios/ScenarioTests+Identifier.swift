@@ -24,13 +24,16 @@ extension ScenarioTests {
         try await harness.check(
             [Self.unsubscribed(block: false), Self.subscribed(block: false), Self.willSend, Self.sent],
             from: start,
-            ignoring: { Self.isPresenceEvent($0) || $0.label == "didReceiveMessage" || $0.label == "messageReceive"
-                || $0.label == kPNClientDidReceiveMessageNotification.rawValue
+            ignoring: {
+                Self.isPresenceEvent($0) || $0.label == "didReceiveMessage" || $0.label == "messageReceive"
+                    || $0.label == kPNClientDidReceiveMessageNotification.rawValue
             }
         )
         let keys = harness.recorder.entries.dropFirst(start).filter { $0.channel == .delegate }.map(\.key)
         #expect(keys.prefix(2) == ["channels:\(a.name)", "channels:\(a.name)"])
-        let sent = harness.traffic.since(sentBefore).filter { $0.isLeave || $0.isSubscribe || $0.target.hasPrefix("/publish/") }
+        let sent = harness.traffic.since(sentBefore).filter {
+            $0.isLeave || $0.isSubscribe || $0.target.hasPrefix("/publish/")
+        }
         let leave = try #require(sent.firstIndex { $0.isLeave })
         let handshake = try #require(sent.firstIndex { $0.isSubscribe && $0.timetoken == 0 })
         let publish = try #require(sent.firstIndex { $0.target.hasPrefix("/publish/") })

@@ -9,7 +9,9 @@ import Testing
 // plus every facade call completing each block exactly once.
 
 extension ScenarioTests {
-    @Test("S-62: a publish rejected with [0,\"Message Too Large\"] fails with 110 after Sending; the error names the message")
+    @Test(
+        "S-62: a publish rejected with [0,\"Message Too Large\"] fails with 110 after Sending; the error names the message"
+    )
     func s62PublishServerRejection() async throws {
         // The client refuses messages past 32 KiB itself (next test), so the rejection comes from the in-memory
         // transport.
@@ -89,7 +91,10 @@ extension ScenarioTests {
             withDevicePushToken: Data(),
             andCompletionHandlingBlock: ledger.channels("disable", label: "pushDisable")
         )
-        client.removeAllPushNotificationsForDevicePushToken(Data(), withCompletionHandlingBlock: ledger.pushRemove("remove"))
+        client.removeAllPushNotificationsForDevicePushToken(
+            Data(),
+            withCompletionHandlingBlock: ledger.pushRemove("remove")
+        )
         client.requestPushNotificationEnabledChannelsForDevicePushToken(
             Data(),
             withCompletionHandlingBlock: ledger.pushList("list")
@@ -172,7 +177,10 @@ extension ScenarioTests {
             withDevicePushToken: token,
             andCompletionHandlingBlock: ledger.channels("push disable", label: "pushDisable")
         )
-        client.removeAllPushNotificationsForDevicePushToken(token, withCompletionHandlingBlock: ledger.pushRemove("remove"))
+        client.removeAllPushNotificationsForDevicePushToken(
+            token,
+            withCompletionHandlingBlock: ledger.pushRemove("remove")
+        )
         client.disablePresenceObservationForChannel(
             channel,
             withCompletionHandlingBlock: ledger.channels("disable presence", label: "presenceDisable")

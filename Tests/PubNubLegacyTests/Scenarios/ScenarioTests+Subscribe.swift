@@ -34,7 +34,10 @@ extension ScenarioTests {
         let atEvent = seen.current
         #expect(atEvent.count == 2)
         #expect(atEvent.first?.status == 200)
-        #expect(harness.recorder.entries.dropFirst(start).first { $0.channel == .block }?.key == "channels:\(harness.channel.name)")
+        #expect(
+            harness.recorder.entries.dropFirst(start).first { $0.channel == .block }?.key
+                == "channels:\(harness.channel.name)"
+        )
         withExtendedLifetime(watcher) {}
         ledger.verify()
     }
@@ -162,7 +165,10 @@ extension ScenarioTests {
         let sentBefore = harness.traffic.count
         harness.client.subscribeOnChannel(harness.channel, withCompletionHandlingBlock: ledger.subscribe("again"))
         try await harness.check([Self.subscribed()], from: start)
-        #expect(harness.recorder.entries.dropFirst(start).first { $0.channel == .block }?.key == "channels:\(harness.channel.name)")
+        #expect(
+            harness.recorder.entries.dropFirst(start).first { $0.channel == .block }?.key
+                == "channels:\(harness.channel.name)"
+        )
         #expect(harness.traffic.since(sentBefore).isEmpty)
         #expect(harness.traffic.requests[poll].failure == nil)
         #expect(harness.traffic.requests[poll].status == nil)
@@ -190,7 +196,8 @@ extension ScenarioTests {
                 notification: kPNClientErrorNotification,
                 code: kPNRequestMessageCountExceededError
             )
-            let rows = [Self.subscribed()] + (count >= 100 ? [exceeded] : []) + Array(repeating: Self.received, count: count)
+            let rows =
+                [Self.subscribed()] + (count >= 100 ? [exceeded] : []) + Array(repeating: Self.received, count: count)
             try await harness.check(rows, from: start)
             #expect(watcher.received.current.map(\.text) == (1...count).map(String.init))
             // The loop continues after the big answer.

@@ -55,8 +55,16 @@ final class BlockLedger: @unchecked Sendable {
     /// Every block handed out completed exactly once; publish blocks said Sending at most once.
     func verify(sourceLocation: SourceLocation = #_sourceLocation) {
         for (id, calls) in self.calls.current {
-            #expect(calls.terminal == 1, "block \(id) completed \(calls.terminal) times", sourceLocation: sourceLocation)
-            #expect(calls.sending <= 1, "block \(id) said Sending \(calls.sending) times", sourceLocation: sourceLocation)
+            #expect(
+                calls.terminal == 1,
+                "block \(id) completed \(calls.terminal) times",
+                sourceLocation: sourceLocation
+            )
+            #expect(
+                calls.sending <= 1,
+                "block \(id) said Sending \(calls.sending) times",
+                sourceLocation: sourceLocation
+            )
         }
     }
 
