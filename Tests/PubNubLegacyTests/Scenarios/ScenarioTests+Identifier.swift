@@ -4,8 +4,8 @@ import Testing
 
 @testable import PubNubLegacy
 
-// BEHAVIOR §9 "UUID and configuration resets": S-56 (the wire order and presence afterwards) here on all four
-// channels, S-57, S-58 (S-56 end to end with here-now, S-59 and S-60 are in LocalOriginScenarioTests).
+// BEHAVIOR §9 "UUID and configuration resets": S-56 on all four channels, S-57, S-58 (S-56 end to end with a
+// peer-free here-now, S-59 and S-60 are also in LocalOriginScenarioTests).
 
 extension ScenarioTests {
     @Test("S-56: a UUID change leaves with u1, handshakes with u2, then publishes with u2; u1 is gone afterwards")

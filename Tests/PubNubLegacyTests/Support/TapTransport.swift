@@ -116,8 +116,7 @@ final class TrafficLog: @unchecked Sendable {
 }
 
 /// An `HTTPTransport` that hands every request to `inner` and records it, and its outcome, in a `TrafficLog`.
-final class TapTransport: HTTPTransport, @unchecked Sendable {
-    // @unchecked: the members are lets of Sendable types.
+final class TapTransport: HTTPTransport {
     private let inner: any HTTPTransport
     private let lane: String
     private let log: TrafficLog
