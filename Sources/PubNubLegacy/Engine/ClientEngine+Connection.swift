@@ -94,6 +94,7 @@ extension ClientEngine {
                 return
             }
             let cursor = self.loop.machine.cursor
+            let replaced = self.loop.unfinishedRequests
             let removed = self.loop.unsubscribe(removing: channels)
             let base = Self.regularChannels(removed)
             operation.onAbort = { [unowned self] code in
@@ -103,7 +104,9 @@ extension ClientEngine {
                 self.emit(.subscriptionDidFail(PNError(code: code, category: .networkIssues, associatedObject: base)))
                 self.finish(operation)
             }
-            self.sendLeave(removed) {
+            // The leave carries the old uuid only after the long-poll it cancels has ended (it could re-join the
+            // old uuid otherwise); the handshake with the new uuid follows the leave (BEHAVIOR §2.10).
+            self.sendLeave(removed, after: replaced) {
                 guard !operation.finished else { return }
                 self.emit(.didUnsubscribe(base))
                 self.uuid = new

@@ -129,6 +129,7 @@ extension ClientEngine {
                 complete(self.preflightError(associatedObject: channels))
                 return
             }
+            let replaced = self.loop.unfinishedRequests
             let removed = self.loop.unsubscribe(removing: names)
             for name in removed {
                 self.channelObject(named: name).resetUpdateTimeToken()
@@ -138,14 +139,21 @@ extension ClientEngine {
             if removed.isEmpty || !withPresenceEvent {
                 complete(nil)
             } else {
-                self.sendLeave(removed) { complete(nil) }
+                self.sendLeave(removed, after: replaced) { complete(nil) }
             }
         }
     }
 
     /// Sends a best-effort leave for `names` with the current identifier; `completion` runs once, when it is
     /// answered, fails, times out (10 s) or is skipped because the client is offline (BEHAVIOR §3.6).
-    func sendLeave(_ names: [String], completion: @escaping () -> Void) {
+    ///
+    /// A cancelled long-poll that was already on its way could otherwise reach the origin after the leave and
+    /// join `names` again (with the old uuid after a UUID change, BEHAVIOR §2.10). So the leave waits until the
+    /// transport reported the requests `after` (the long-polls the change cancelled) ended, and goes out on the
+    /// long-poll lane, as 3.4 sent it on the messaging socket: that lane drops the cancelled exchange before it
+    /// starts the leave, so a long-poll already written is on the wire ahead of it. The 10 s bound counts from
+    /// this call, the wait included.
+    func sendLeave(_ names: [String], after replaced: Set<Int> = [], completion: @escaping () -> Void) {
         guard self.connection.isConnected, self.connection.reachability != .notReachable, !names.isEmpty,
             let settings = self.settings
         else {
@@ -163,14 +171,22 @@ extension ClientEngine {
             task?.cancel()
             conclude()
         }
-        task = self.send(
-            .leave(channels: names),
-            lane: self.serviceLane,
-            timeout: settings.nonSubscriptionRequestTimeout
-        ) { result in
-            timer.cancel()
-            if case .failure(let failure) = result { self.transportFailed(failure) }
-            conclude()
+        self.loop.whenRequestsEnd(replaced) {
+            guard !done else { return }
+            guard self.connection.isConnected else {
+                timer.cancel()
+                conclude()
+                return
+            }
+            task = self.send(
+                .leave(channels: names),
+                lane: self.longPollLane,
+                timeout: settings.nonSubscriptionRequestTimeout
+            ) { result in
+                timer.cancel()
+                if case .failure(let failure) = result { self.transportFailed(failure) }
+                conclude()
+            }
         }
     }
 

@@ -13,6 +13,10 @@ final class SubscribeLoop {
     private var lastResponse: SubscribeResponse?
     /// Messages of the previous answer, to drop exact repeats when a catch-up overlaps (BEHAVIOR §3.7).
     private var recentKeys: Set<String> = []
+    /// Requests sent whose transport has not reported back yet, cancelled ones included: a cancelled long-poll
+    /// may still be on its way to the origin until its transport says it ended.
+    private(set) var unfinishedRequests: Set<Int> = []
+    private var endWaiters: [(requests: Set<Int>, body: () -> Void)] = []
 
     init(engine: ClientEngine) {
         self.engine = engine
@@ -62,6 +66,18 @@ final class SubscribeLoop {
     /// The origin answered the check that `.checkConnection` asked for.
     func connectionChecked() {
         self.perform(self.machine.connectionChecked())
+    }
+
+    /// Runs `body` once every request of `requests` has been reported ended by its transport (answered, failed or
+    /// cancelled), at once when none is left. A leave waits for this so that the long-poll it replaces cannot reach
+    /// the origin after it and join the leaving uuid again (BEHAVIOR §2.10, §3.6).
+    func whenRequestsEnd(_ requests: Set<Int>, _ body: @escaping () -> Void) {
+        let pending = requests.intersection(self.unfinishedRequests)
+        guard !pending.isEmpty else {
+            body()
+            return
+        }
+        self.endWaiters.append((pending, body))
     }
 
     /// Cancels everything without decisions (engine shutdown).
@@ -137,6 +153,7 @@ final class SubscribeLoop {
             heartbeat: heartbeat
         )
         let id = request.id
+        self.unfinishedRequests.insert(id)
         switch request.wait {
         case .handshake:
             self.waitTimer = self.engine.schedule(after: settings.subscriptionRequestTimeout) { [weak self] in
@@ -158,8 +175,23 @@ final class SubscribeLoop {
             timeout: settings.subscribeMaximumIdleTime
         ) {
             [weak self] result in
+            self?.requestEnded(id)
             self?.handle(request: request, result)
         }
+    }
+
+    private func requestEnded(_ id: Int) {
+        guard self.unfinishedRequests.remove(id) != nil else { return }
+        var ready: [() -> Void] = []
+        self.endWaiters = self.endWaiters.compactMap { waiter in
+            let left = waiter.requests.subtracting([id])
+            if left.isEmpty {
+                ready.append(waiter.body)
+                return nil
+            }
+            return (left, waiter.body)
+        }
+        ready.forEach { $0() }
     }
 
     private func handle(request: StateMachine.Request, _ result: Result<TransportResponse, TransportFailure>) {

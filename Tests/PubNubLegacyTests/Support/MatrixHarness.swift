@@ -31,10 +31,16 @@ struct MatrixRow: Sendable, CustomStringConvertible {
     }
 }
 
+/// A canned answer of the fake transport.
+struct FakeAnswer: Sendable {
+    let status: Int
+    let body: String
+}
+
 /// A client wired to a `FourChannelRecorder` through its own `PNObservationCenter`, on a LocalOrigin or on the
 /// in-memory transport, plus the checks of one matrix case.
 final class MatrixHarness: @unchecked Sendable {
-    // @unchecked: `failing`, `garbled` and `held` are `Locked` boxes, `peers` is changed only by the test's task; everything else is set in `init` and never changed.
+    // @unchecked: `failing`, `garbled`, `held` and `answers` are `Locked` boxes, `peers` is changed only by the test's task; everything else is set in `init` and never changed.
 
     enum Origin: Sendable {
         case local
@@ -48,6 +54,8 @@ final class MatrixHarness: @unchecked Sendable {
     let center: PNObservationCenter
     let origin: LocalOrigin?
     let transport: FakeTransport?
+    /// The client's requests as sent, on a LocalOrigin (the fake transport keeps its own list).
+    let traffic = TrafficLog()
     let channel = PNChannel.channelWithName("matrix-\(UUID().uuidString.prefix(8))")
     let token = Data([0xAB, 0xCD, 0xEF, 0x01])
     /// Path prefixes the fake transport answers with 403, and those it answers with a malformed body.
@@ -55,18 +63,32 @@ final class MatrixHarness: @unchecked Sendable {
     let garbled = Locked<[String: Int]>([:])
     /// Path prefixes the fake transport holds without an answer.
     let held = Locked<Set<String>>([])
+    /// Path prefixes the fake transport answers with the given status and body.
+    let answers = Locked<[String: FakeAnswer]>([:])
     private var peers: [PubNub] = []
 
-    init(_ kind: Origin) throws {
+    /// - Parameter configure: adjusts the client's configuration before the client is made (not for
+    ///   `.unconfigured`).
+    init(_ kind: Origin, configure: (PNConfiguration) -> Void = { _ in }) throws {
         let failing = self.failing
         let garbled = self.garbled
         let held = self.held
+        let answers = self.answers
         switch kind {
         case .local:
             let origin = try LocalOrigin.start()
             self.origin = origin
             self.transport = nil
-            self.client = PubNub(configuration: .testing(origin: origin.address), delegate: nil, eventSinks: [])
+            let configuration = PNConfiguration.testing(origin: origin.address)
+            configure(configuration)
+            let lanes = TapTransport.lanes(log: self.traffic)
+            self.client = PubNub(
+                configuration: configuration,
+                delegate: nil,
+                eventSinks: [],
+                serviceLane: lanes.service,
+                longPollLane: lanes.longPoll
+            )
         case .fake, .unconfigured:
             let transport = FakeTransport.origin { request in
                 let path = request.url.path
@@ -75,6 +97,9 @@ final class MatrixHarness: @unchecked Sendable {
                 }
                 if held.current.contains(where: { path.hasPrefix($0) }) {
                     return .hold
+                }
+                if let answer = answers.current.first(where: { path.hasPrefix($0.key) })?.value {
+                    return .respond(answer.status, answer.body)
                 }
                 // Counted: only the next matching requests are garbled (as many as an idempotent request is
                 // attempted, BEHAVIOR §4.3), so a later reachability probe (`/time/0` every 10 s) in a slow run still
@@ -91,8 +116,10 @@ final class MatrixHarness: @unchecked Sendable {
             }
             self.origin = nil
             self.transport = transport
+            let configuration: PNConfiguration? = kind == .fake ? .testing(origin: "fake.origin:1") : nil
+            if let configuration { configure(configuration) }
             self.client = PubNub(
-                configuration: kind == .fake ? .testing(origin: "fake.origin:1") : nil,
+                configuration: configuration,
                 delegate: nil,
                 eventSinks: [],
                 serviceLane: transport,
@@ -124,6 +151,14 @@ final class MatrixHarness: @unchecked Sendable {
 
     /// From now on the fake transport holds requests whose path starts with `prefix` without an answer.
     func hold(_ prefix: String) { self.held.withLock { _ = $0.insert(prefix) } }
+
+    /// New requests whose path starts with `prefix` are no longer held (those already held stay held).
+    func unhold(_ prefix: String) { self.held.withLock { _ = $0.remove(prefix) } }
+
+    /// From now on the fake transport answers requests whose path starts with `prefix` with `status` and `body`.
+    func answer(_ prefix: String, status: Int, body: String) {
+        self.answers.withLock { $0[prefix] = FakeAnswer(status: status, body: body) }
+    }
 
     func connect() async throws {
         let start = self.mark

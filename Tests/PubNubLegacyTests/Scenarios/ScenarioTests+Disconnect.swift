@@ -1,0 +1,95 @@
+import Foundation
+import LocalOrigin
+import Testing
+
+@testable import PubNubLegacy
+
+// BEHAVIOR §9 "Disconnect": S-16 … S-18 (S-19 needs a network loss and is tested with the network faults).
+
+extension ScenarioTests {
+    @Test("S-16: user disconnect sends no leave, closes the long-poll, emits did-disconnect once and forgets channels")
+    func s16UserDisconnectWhileSubscribed() async throws {
+        let harness = try MatrixHarness(.local)
+        defer { harness.stop() }
+        let origin = try #require(harness.origin)
+        let ledger = BlockLedger(harness.recorder)
+        try await Self.connect(harness, ledger)
+        let a = PNChannel.channelWithName(Self.unique("a"))
+        let b = PNChannel.channelWithName(Self.unique("b"))
+        let poll = try await Self.subscribe(harness, ledger, [a, b], id: "subscribe")
+        try await Self.waitUntil("the long-poll parked at the origin") { origin.counters.parkedPolls == 1 }
+        var start = harness.mark
+        var sentBefore = harness.traffic.count
+        harness.client.disconnect()
+        try await harness.check([Self.disconnected], from: start)
+        try await Self.waitUntil("the long-poll closed") {
+            harness.traffic.requests[poll].failure == .cancelled && origin.counters.parkedPolls == 0
+        }
+        #expect(!harness.traffic.since(sentBefore).contains { $0.isLeave })
+        #expect(!origin.requestLog.contains { $0.target.contains("/leave") })
+        #expect(harness.client.subscribedChannels().isEmpty)
+        start = harness.mark
+        sentBefore = harness.traffic.count
+        let (success, failure) = ledger.connect("reconnect")
+        harness.client.connectWithSuccessBlock(success, errorBlock: failure)
+        // A restore would start right after did-connect, before the time request below could run.
+        harness.client.requestServerTimeTokenWithCompletionBlock(ledger.time("time"))
+        try await harness.check([Self.willConnect, Self.connected(), Self.timeReceived], from: start)
+        #expect(!harness.traffic.since(sentBefore).contains { $0.isSubscribe })
+        #expect(harness.client.subscribedChannels().isEmpty)
+        ledger.verify()
+    }
+
+    @Test("S-17: disconnect fails the request in flight and the deferred publish with 105, each block once")
+    func s17DisconnectFailsPendingWork() async throws {
+        // Engine timing: the fake transport holds the history request so it is in flight at the disconnect. While
+        // Disconnecting and after it the gate is closed (BEHAVIOR §1.3), so both failures reach the blocks only.
+        let harness = try MatrixHarness(.fake)
+        defer { harness.stop() }
+        let transport = try #require(harness.transport)
+        let ledger = BlockLedger(harness.recorder)
+        try await Self.connect(harness, ledger)
+        harness.hold("/v2/history/")
+        let start = harness.mark
+        harness.client.requestFullHistoryForChannel(harness.channel, withCompletionBlock: ledger.history("history"))
+        try await transport.waitForRequest(containing: "/v2/history/")
+        _ = harness.client.sendMessage("x", toChannel: harness.channel, withCompletionBlock: ledger.send("publish"))
+        harness.client.disconnect()
+        try await harness.check(
+            [
+                Self.blockOnly("history", code: kPNRequestExecutionFailedClientNotReadyError),
+                Self.disconnected,
+                Self.blockOnly("send:2", code: kPNRequestExecutionFailedClientNotReadyError),
+            ],
+            from: start
+        )
+        #expect(!transport.targets.contains { $0.hasPrefix("/publish/") })
+        ledger.verify()
+    }
+
+    @Test("S-18: disconnect while disconnected sends nothing and emits nothing; did-disconnect at most once in all")
+    func s18DisconnectWhileDisconnected() async throws {
+        let harness = try MatrixHarness(.local)
+        defer { harness.stop() }
+        let ledger = BlockLedger(harness.recorder)
+        // Never connected: nothing to disconnect.
+        var start = harness.mark
+        harness.client.disconnect()
+        harness.client.disconnect()
+        try await harness.check([], from: start)
+        #expect(harness.traffic.count == 0)
+        try await Self.connect(harness, ledger)
+        start = harness.mark
+        harness.client.disconnect()
+        try await harness.check([Self.disconnected], from: start)
+        start = harness.mark
+        let sentBefore = harness.traffic.count
+        harness.client.disconnect()
+        harness.client.disconnect()
+        try await harness.check([], from: start)
+        #expect(harness.traffic.since(sentBefore).isEmpty)
+        #expect(harness.recorder.entries.filter { $0.label == "didDisconnect" }.count == 1)
+        #expect(Self.state(harness.client) == .disconnected)
+        ledger.verify()
+    }
+}
