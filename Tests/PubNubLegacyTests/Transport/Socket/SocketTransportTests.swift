@@ -20,7 +20,7 @@ final class CompletionLog: @unchecked Sendable {
     var reported: Int { self.results.withLock { $0.count } }
 
     /// Waits until `count` requests have reported, or fails the test after `seconds`.
-    func waitFor(_ count: Int, within seconds: Double = 10) async throws {
+    func waitFor(_ count: Int, within seconds: Double = 20) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while self.reported < count {
             if Date() > deadline {
@@ -42,12 +42,12 @@ final class CompletionLog: @unchecked Sendable {
         }
     }
 
-    static func get(_ url: String, timeout: TimeInterval = 5) -> TransportRequest {
+    static func get(_ url: String, timeout: TimeInterval = 20) -> TransportRequest {
         TransportRequest(method: "GET", url: URL(string: url)!, body: nil, timeout: timeout)
     }
 
     /// Waits until `condition` holds, or fails the test after `seconds`.
-    static func waitUntil(within seconds: Double = 5, _ condition: () -> Bool) async throws {
+    static func waitUntil(within seconds: Double = 20, _ condition: () -> Bool) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
             if Date() > deadline {
@@ -74,7 +74,7 @@ final class CompletionLog: @unchecked Sendable {
             method: "POST",
             url: try #require(URL(string: "http://\(origin.address)/publish/pub/sub/0/ch%20one/0?uuid=t")),
             body: Data("{\"text\":\"h\u{e9}llo\"}".utf8),
-            timeout: 5
+            timeout: 20
         )
         let answer = try await Self.outcome(transport, publish).get()
         #expect(answer.status == 200)
@@ -89,7 +89,7 @@ final class CompletionLog: @unchecked Sendable {
         defer { server.stop() }
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
-        let post = TransportRequest(method: "POST", url: server.url("/p?q=a%2Fb"), body: Data("[1]".utf8), timeout: 5)
+        let post = TransportRequest(method: "POST", url: server.url("/p?q=a%2Fb"), body: Data("[1]".utf8), timeout: 20)
         let answer = try await Self.outcome(transport, post).get()
         #expect(String(decoding: answer.body, as: UTF8.self) == "fine")
         let request = try #require(server.requests.first)
