@@ -47,8 +47,6 @@ struct HTTPResponseReader {
     private var status = 0
     private var keepAlive = true
     private var body: [UInt8] = []
-    /// True once any byte arrived: a stream that ends before that is an empty reply.
-    private(set) var receivedAnything = false
 
     init(maximumHeaderBytes: Int = 65_536, maximumBodyBytes: Int = 16_777_216) {
         self.maximumHeaderBytes = maximumHeaderBytes
@@ -57,7 +55,6 @@ struct HTTPResponseReader {
 
     /// Adds `bytes` received from the connection.
     mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> Progress {
-        if !bytes.isEmpty { self.receivedAnything = true }
         if case .done = self.phase {
             // Bytes after a complete response: the connection is not in a state to reuse.
             self.keepAlive = false

@@ -12,13 +12,11 @@ import Darwin
 ///
 /// The descriptor is closed only by `close()`, which its current owner (a worker, or `invalidate()` for an idle
 /// connection taken out of the pool) calls once.
-// @unchecked: `descriptor` is immutable; the connection is handed between threads only through the transport's
-// lock (the idle pool) and used by one thread at a time.
+// @unchecked: every stored property is an immutable `let`; the connection is handed between threads only through
+// the pool's lock (`SocketPool.condition`) and used by one thread at a time.
 final class SocketConnection: @unchecked Sendable {
     let descriptor: Int32
     let poolKey: String
-    /// Requests this connection carried, for tests of reuse.
-    private(set) var exchanges = 0
 
     private init(descriptor: Int32, poolKey: String) {
         self.descriptor = descriptor
@@ -105,7 +103,6 @@ final class SocketConnection: @unchecked Sendable {
         body: Data?,
         timeout: TimeInterval
     ) -> Result<(TransportResponse, reusable: Bool), TransportFailure> {
-        self.exchanges += 1
         let milliseconds = Self.milliseconds(timeout)
         if let failure = self.write(head, milliseconds: milliseconds) { return .failure(failure) }
         if let body, !body.isEmpty {
@@ -155,7 +152,7 @@ final class SocketConnection: @unchecked Sendable {
                     return .failure(SocketFailure.connectionLost)
                 }
             } catch {
-                return .failure(SocketFailure.from(error, receivedAnything: reader.receivedAnything))
+                return .failure(SocketFailure.from(error))
             }
             let code = POSIXSocket.lastError
             guard POSIXSocket.isTransient(code) else { return .failure(SocketFailure.connectionLost) }

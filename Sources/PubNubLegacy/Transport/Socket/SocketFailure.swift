@@ -42,7 +42,7 @@ enum SocketFailure {
     )
 
     /// The failure of a response the reader rejected.
-    static func from(_ error: HTTPResponseReader.Failure, receivedAnything: Bool) -> TransportFailure {
+    static func from(_ error: HTTPResponseReader.Failure) -> TransportFailure {
         switch error {
         case .truncated: return self.connectionLost
         case .malformed: return self.badServerResponse

@@ -99,7 +99,10 @@ final class SocketPool: @unchecked Sendable {
         let step = self.locked { state -> Step in
             if state.invalidated { return .cancel }
             state.waiting.append(task)
-            if state.idleWorkers > 0 { return .signal }
+            // A worker woken but not yet running still counts as idle, so compare with the whole backlog: two
+            // requests sent back to back with one idle worker get a second worker.
+            let backlog = state.waiting.count - state.waitingHead
+            if backlog <= state.idleWorkers { return .signal }
             if state.workers < self.maximumConnections {
                 state.workers += 1
                 return .spawn
