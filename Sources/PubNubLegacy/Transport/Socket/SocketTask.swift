@@ -3,8 +3,9 @@ import Foundation
 
 /// One request of a `SocketTransport`, from `send` to its one completion.
 ///
-/// The completion is called exactly once, asynchronously on a global queue: by the worker that carried the request
-/// out, or by `cancel()` / the transport's `invalidate()` — whichever comes first. A worker that finishes after a
+/// The completion is called exactly once, never inside `send`: on the thread of the worker that carried the request
+/// out, or asynchronously on a global queue after `cancel()` / the transport's `invalidate()` — whichever comes
+/// first. A worker that finishes after a
 /// cancel finds the task finished and drops its outcome.
 // @unchecked: the mutable part is `state`, a `Locked` box; `request` and `completion` are immutable.
 final class SocketTask: TransportTask, @unchecked Sendable {
@@ -51,14 +52,23 @@ final class SocketTask: TransportTask, @unchecked Sendable {
         if report { self.report(.failure(.cancelled)) }
     }
 
-    /// Reports `result` unless an outcome was already reported.
+    /// Reports `result` asynchronously unless an outcome was already reported.
     func finish(_ result: Result<TransportResponse, TransportFailure>) {
-        let report = self.state.withLock { state -> Bool in
+        if self.markFinished() { self.report(result) }
+    }
+
+    /// Reports `result` on the calling worker thread unless an outcome was already reported: one thread hop less
+    /// between the socket and the engine's queue. Workers call it holding no lock, never inside `send`.
+    func finishOnWorker(_ result: Result<TransportResponse, TransportFailure>) {
+        if self.markFinished() { self.completion(result) }
+    }
+
+    private func markFinished() -> Bool {
+        self.state.withLock { state -> Bool in
             guard !state.finished else { return false }
             state.finished = true
             return true
         }
-        if report { self.report(result) }
     }
 
     private func report(_ result: Result<TransportResponse, TransportFailure>) {

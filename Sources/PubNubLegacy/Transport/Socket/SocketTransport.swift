@@ -12,7 +12,8 @@ import Foundation
 /// server has not closed it. A request is never sent twice: a failure after its bytes may have left is reported.
 ///
 /// Failures are the ones `URLSessionTransport` reports for the same situation (see `SocketFailure`). Completions run
-/// on a global queue, exactly once, never inside `send`.
+/// exactly once, never inside `send` and never under a lock: on the worker thread that carried the request out (so
+/// a completion must not block), or on a global queue for cancellations.
 final class SocketTransport: HTTPTransport {
     /// How long a worker with nothing to do waits for a request before its thread ends.
     static let workerLinger: TimeInterval = 5
@@ -81,6 +82,11 @@ final class SocketPool: @unchecked Sendable {
     init(maximumConnections: Int, label: String) {
         self.maximumConnections = maximumConnections
         self.label = label
+    }
+
+    deinit {
+        // A transport dropped without `invalidate()`: its last worker has ended, so only idle connections are left.
+        for connection in self.state.idle { connection.close() }
     }
 
     private func locked<T>(_ body: (inout State) -> T) -> T {
@@ -184,7 +190,7 @@ final class SocketPool: @unchecked Sendable {
             switch SocketConnection.open(to: task.target, timeout: task.request.timeout, task: task) {
             case .success(let opened): connection = opened
             case .failure(let failure):
-                task.finish(.failure(failure))
+                task.finishOnWorker(.failure(failure))
                 return
             }
         }
@@ -206,10 +212,10 @@ final class SocketPool: @unchecked Sendable {
             } else {
                 connection.close()
             }
-            task.finish(.success(response))
+            task.finishOnWorker(.success(response))
         case .failure(let failure):
             connection.close()
-            task.finish(.failure(failure))
+            task.finishOnWorker(.failure(failure))
         }
     }
 
