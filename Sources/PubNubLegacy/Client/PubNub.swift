@@ -46,8 +46,8 @@ public final class PubNub: @unchecked Sendable {
     ) {
         self.engine = ClientEngine(
             deliveryQueue: configuration?.deliveryQueue ?? DispatchQueue.main,
-            serviceLane: serviceLane ?? URLSessionTransport(maximumConnections: 4, label: "service"),
-            longPollLane: longPollLane ?? URLSessionTransport(maximumConnections: 2, label: "long-poll")
+            serviceLane: serviceLane ?? RoutingTransport(maximumConnections: 4, label: "service"),
+            longPollLane: longPollLane ?? RoutingTransport(maximumConnections: 2, label: "long-poll")
         )
         self.engine.dispatcher.attach(client: self)
         for sink in eventSinks {

@@ -1,0 +1,246 @@
+import Foundation
+
+/// Reads one HTTP/1.x response from the bytes of a connection: status line, headers, and a body framed by
+/// `Content-Length`, `Transfer-Encoding: chunked` or the end of the stream. Pure: no I/O, so tests feed it bytes in
+/// any split.
+///
+/// Interim `1xx` answers are skipped. Sizes are bounded (`maximumHeaderBytes`, `maximumBodyBytes`): past them the
+/// reader fails instead of buffering without end.
+struct HTTPResponseReader {
+    /// What the reader needs next.
+    enum Progress: Equatable {
+        case needMore
+        /// The response is complete. `reusable`: the connection may carry another request (keep-alive, framed body,
+        /// no bytes after the response).
+        case complete(TransportResponse, reusable: Bool)
+    }
+
+    /// Why the bytes are not an acceptable response.
+    enum Failure: Error, Equatable {
+        /// Not HTTP/1.x, or a header or chunk line that cannot be read.
+        case malformed(String)
+        /// The head is larger than `maximumHeaderBytes`.
+        case headerTooLarge
+        /// The body is larger than `maximumBodyBytes`.
+        case bodyTooLarge
+        /// The stream ended before the response was complete.
+        case truncated
+    }
+
+    private enum Phase {
+        case head
+        case fixed(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkEnd
+        case trailers
+        case untilClose
+        case done
+    }
+
+    let maximumHeaderBytes: Int
+    let maximumBodyBytes: Int
+    private var phase = Phase.head
+    private var buffer: [UInt8] = []
+    /// Where unread bytes start in `buffer`.
+    private var cursor = 0
+    private var status = 0
+    private var keepAlive = true
+    private var body: [UInt8] = []
+
+    init(maximumHeaderBytes: Int = 65_536, maximumBodyBytes: Int = 16_777_216) {
+        self.maximumHeaderBytes = maximumHeaderBytes
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    /// Adds `bytes` received from the connection.
+    mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> Progress {
+        if case .done = self.phase {
+            // Bytes after a complete response: the connection is not in a state to reuse.
+            self.keepAlive = false
+            return .needMore
+        }
+        self.buffer.append(contentsOf: bytes)
+        return try self.advance()
+    }
+
+    /// The stream ended: completes a close-delimited body, otherwise reports truncation.
+    mutating func finish() throws(Failure) -> Progress {
+        guard case .untilClose = self.phase else { throw .truncated }
+        self.phase = .done
+        return .complete(TransportResponse(status: self.status, body: Data(self.body)), reusable: false)
+    }
+
+    // MARK: - Parsing
+
+    private mutating func advance() throws(Failure) -> Progress {
+        while true {
+            switch self.phase {
+            case .head:
+                guard try self.readHead() else { return .needMore }
+            case .fixed(let remaining):
+                let take = min(remaining, self.buffer.count - self.cursor)
+                self.body.append(contentsOf: self.buffer[self.cursor..<(self.cursor + take)])
+                self.cursor += take
+                if take < remaining {
+                    self.phase = .fixed(remaining: remaining - take)
+                    self.compact()
+                    return .needMore
+                }
+                return self.complete()
+            case .chunkSize:
+                guard let line = try self.readLine(limit: 1_024) else { return .needMore }
+                let digits = line.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+                guard let size = Int(digits.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
+                    throw .malformed("bad chunk size")
+                }
+                guard size <= self.maximumBodyBytes - self.body.count else { throw .bodyTooLarge }
+                self.phase = size == 0 ? .trailers : .chunkData(remaining: size)
+            case .chunkData(let remaining):
+                let take = min(remaining, self.buffer.count - self.cursor)
+                self.body.append(contentsOf: self.buffer[self.cursor..<(self.cursor + take)])
+                self.cursor += take
+                if take < remaining {
+                    self.phase = .chunkData(remaining: remaining - take)
+                    self.compact()
+                    return .needMore
+                }
+                self.phase = .chunkEnd
+            case .chunkEnd:
+                guard let line = try self.readLine(limit: 2) else { return .needMore }
+                guard line.isEmpty else { throw .malformed("chunk not followed by a line end") }
+                self.phase = .chunkSize
+            case .trailers:
+                guard let line = try self.readLine(limit: self.maximumHeaderBytes) else { return .needMore }
+                if line.isEmpty { return self.complete() }
+            case .untilClose:
+                let available = self.buffer.count - self.cursor
+                guard available <= self.maximumBodyBytes - self.body.count else { throw .bodyTooLarge }
+                self.body.append(contentsOf: self.buffer[self.cursor...])
+                self.cursor = self.buffer.count
+                self.compact()
+                return .needMore
+            case .done:
+                return .needMore
+            }
+        }
+    }
+
+    private mutating func complete() -> Progress {
+        self.phase = .done
+        let reusable = self.keepAlive && self.cursor == self.buffer.count
+        let response = TransportResponse(status: self.status, body: Data(self.body))
+        self.body = []
+        self.buffer = []
+        self.cursor = 0
+        return .complete(response, reusable: reusable)
+    }
+
+    /// Drops consumed bytes once they are most of the buffer, so a long body is not copied over and over.
+    private mutating func compact() {
+        if self.cursor > 0 && self.cursor * 2 >= self.buffer.count {
+            self.buffer.removeFirst(self.cursor)
+            self.cursor = 0
+        }
+    }
+
+    /// The next line without its line end (CRLF or LF), or nil when it has not fully arrived.
+    private mutating func readLine(limit: Int) throws(Failure) -> String? {
+        let end = self.buffer[self.cursor...].firstIndex(of: UInt8(ascii: "\n"))
+        guard let end else {
+            if self.buffer.count - self.cursor > limit {
+                throw limit >= self.maximumHeaderBytes ? .headerTooLarge : .malformed("line too long")
+            }
+            return nil
+        }
+        var lineEnd = end
+        if lineEnd > self.cursor && self.buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+        guard lineEnd - self.cursor <= limit else {
+            throw limit >= self.maximumHeaderBytes ? .headerTooLarge : .malformed("line too long")
+        }
+        let line = String(decoding: self.buffer[self.cursor..<lineEnd], as: UTF8.self)
+        self.cursor = end + 1
+        return line
+    }
+
+    /// Reads the status line and headers when the whole head has arrived; returns false when more bytes are needed.
+    private mutating func readHead() throws(Failure) -> Bool {
+        guard let headEnd = self.headEnd() else {
+            if self.buffer.count - self.cursor > self.maximumHeaderBytes { throw .headerTooLarge }
+            if self.buffer.count - self.cursor >= 5, !self.buffer[self.cursor...].starts(with: Array("HTTP/".utf8)) {
+                throw .malformed("not an HTTP response")
+            }
+            return false
+        }
+        guard headEnd - self.cursor <= self.maximumHeaderBytes else { throw .headerTooLarge }
+        // Split as bytes: in a Swift string "\r\n" is one character, which a split on "\n" would not see.
+        var lines = self.buffer[self.cursor..<headEnd].split(separator: UInt8(ascii: "\n")).map { line in
+            let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+            return String(decoding: trimmed, as: UTF8.self)
+        }
+        self.cursor = headEnd
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        guard let statusLine = lines.first else { throw .malformed("empty head") }
+        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...999).contains(status)
+        else {
+            throw .malformed("bad status line")
+        }
+        var contentLength: Int?
+        var chunked = false
+        var connection = ""
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { throw .malformed("bad header line") }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            switch name {
+            case "content-length":
+                guard let length = Int(value), length >= 0 else { throw .malformed("bad Content-Length") }
+                if let contentLength, contentLength != length { throw .malformed("conflicting Content-Length") }
+                contentLength = length
+            case "transfer-encoding":
+                chunked =
+                    value.lowercased().split(separator: ",").last?.trimmingCharacters(in: .whitespaces)
+                    == "chunked"
+            case "connection":
+                connection = value.lowercased()
+            default:
+                break
+            }
+        }
+        if (100..<200).contains(status) {
+            // An interim answer: the real one follows on the same connection.
+            self.compact()
+            return true
+        }
+        self.status = status
+        let version11 = parts[0] == "HTTP/1.1"
+        self.keepAlive = connection.contains("close") ? false : (version11 || connection.contains("keep-alive"))
+        if status == 204 || status == 304 {
+            self.phase = .fixed(remaining: 0)
+        } else if chunked {
+            self.phase = .chunkSize
+        } else if let contentLength {
+            guard contentLength <= self.maximumBodyBytes else { throw .bodyTooLarge }
+            self.phase = .fixed(remaining: contentLength)
+        } else {
+            self.keepAlive = false
+            self.phase = .untilClose
+        }
+        return true
+    }
+
+    /// The index just past the blank line that ends the head, or nil when it has not arrived.
+    private func headEnd() -> Int? {
+        var index = self.cursor
+        let newline = UInt8(ascii: "\n")
+        while let found = self.buffer[index...].firstIndex(of: newline) {
+            var next = found + 1
+            if next < self.buffer.count && self.buffer[next] == UInt8(ascii: "\r") { next += 1 }
+            if next < self.buffer.count && self.buffer[next] == newline { return next + 1 }
+            if next >= self.buffer.count { return nil }
+            index = found + 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Where an `http://` request goes and what its request line and `Host` header say, taken from the URL's text so
+/// the percent-escapes the engine wrote reach the server byte for byte.
+struct HTTPTarget: Sendable, Equatable {
+    /// The host to resolve, without IPv6 brackets.
+    var host: String
+    var port: UInt16
+    /// The `Host` header: the URL's host (bracketed for IPv6) with `:port` unless it is 80.
+    var hostHeader: String
+    /// The request-target: path and query, starting with `/`.
+    var pathAndQuery: String
+
+    /// The stand-in target of a request whose URL is not usable; it is never connected to.
+    static let none = HTTPTarget(host: "", port: 80, hostHeader: "", pathAndQuery: "/")
+
+    private init(host: String, port: UInt16, hostHeader: String, pathAndQuery: String) {
+        self.host = host
+        self.port = port
+        self.hostHeader = hostHeader
+        self.pathAndQuery = pathAndQuery
+    }
+
+    /// Connections are pooled per host and port.
+    var poolKey: String { "\(self.host)|\(self.port)" }
+
+    /// The target of `url`, or nil when it is not an `http://` URL with a host (and a valid port).
+    init?(url: URL) {
+        let text = url.absoluteString
+        let scheme = "http://"
+        guard text.count > scheme.count, text.prefix(scheme.count).lowercased() == scheme else { return nil }
+        var rest = text.dropFirst(scheme.count)
+        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+        var authority = rest[..<authorityEnd]
+        let path = rest[authorityEnd...]
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        var host: Substring
+        var portText: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if after.hasPrefix(":") {
+                portText = after.dropFirst()
+            } else if !after.isEmpty {
+                return nil
+            }
+        } else if let colon = authority.lastIndex(of: ":") {
+            host = authority[..<colon]
+            portText = authority[authority.index(after: colon)...]
+        } else {
+            host = authority
+        }
+        guard !host.isEmpty else { return nil }
+        var port: UInt16 = 80
+        if let portText, !portText.isEmpty {
+            guard let parsed = UInt16(portText), parsed > 0 else { return nil }
+            port = parsed
+        }
+        self.host = String(host)
+        self.port = port
+        let bracketed = host.contains(":") ? "[\(host)]" : String(host)
+        self.hostHeader = port == 80 ? bracketed : "\(bracketed):\(port)"
+        self.pathAndQuery = path.hasPrefix("/") ? String(path) : "/" + path
+    }
+}

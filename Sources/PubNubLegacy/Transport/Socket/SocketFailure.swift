@@ -1,0 +1,52 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The failures `SocketTransport` reports, with the NSURLError codes and texts `URLSessionTransport` reports for the
+/// same situation, so the engine's error mapping (`PNError.fromTransport`) sees no difference between the two.
+enum SocketFailure {
+    /// Name resolution failed.
+    static let cannotFindHost = TransportFailure.network(
+        code: NSURLErrorCannotFindHost,
+        description: "A server with the specified hostname could not be found."
+    )
+    /// Every address refused or was unreachable.
+    static let cannotConnect = TransportFailure.network(
+        code: NSURLErrorCannotConnectToHost,
+        description: "Could not connect to the server."
+    )
+    /// Reset, broken pipe, or end of stream before the response was complete.
+    static let connectionLost = TransportFailure.network(
+        code: NSURLErrorNetworkConnectionLost,
+        description: "The network connection was lost."
+    )
+    /// Bytes that are not an HTTP/1.x response.
+    static let badServerResponse = TransportFailure.other(
+        domain: NSURLErrorDomain,
+        code: NSURLErrorBadServerResponse,
+        description: "The server returned a bad response."
+    )
+    /// A response larger than the reader's bounds.
+    static let tooLarge = TransportFailure.other(
+        domain: NSURLErrorDomain,
+        code: NSURLErrorDataLengthExceedsMaximum,
+        description: "The response exceeds the maximum size."
+    )
+    /// Not an `http://` URL with a host.
+    static let unsupportedURL = TransportFailure.other(
+        domain: NSURLErrorDomain,
+        code: NSURLErrorUnsupportedURL,
+        description: "unsupported URL"
+    )
+
+    /// The failure of a response the reader rejected.
+    static func from(_ error: HTTPResponseReader.Failure) -> TransportFailure {
+        switch error {
+        case .truncated: return self.connectionLost
+        case .malformed: return self.badServerResponse
+        case .headerTooLarge, .bodyTooLarge: return self.tooLarge
+        }
+    }
+}

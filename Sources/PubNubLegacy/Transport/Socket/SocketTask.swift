@@ -1,0 +1,96 @@
+import Dispatch
+import Foundation
+
+/// One request of a `SocketTransport`, from `send` to its one completion.
+///
+/// The completion is called exactly once, never inside `send`: on the thread of the worker that carried the request
+/// out, or asynchronously on a global queue after `cancel()` / the transport's `invalidate()` — whichever comes
+/// first. A worker that finishes after a
+/// cancel finds the task finished and drops its outcome.
+// @unchecked: the mutable part is `state`, a `Locked` box; `request` and `completion` are immutable.
+final class SocketTask: TransportTask, @unchecked Sendable {
+    private struct State {
+        var finished = false
+        /// The descriptor a worker is using for this request, so `cancel()` can wake it. Only the worker closes it,
+        /// after taking it out of here (`detach`) under the same lock, so `cancel()` never touches a closed or
+        /// reused descriptor number.
+        var descriptor: Int32?
+    }
+
+    let request: TransportRequest
+    let target: HTTPTarget
+    private let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+    private let state = Locked(State())
+
+    init(
+        request: TransportRequest,
+        target: HTTPTarget,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+    ) {
+        self.request = request
+        self.target = target
+        self.completion = completion
+    }
+
+    /// True once the outcome was reported (or the task cancelled).
+    var isFinished: Bool {
+        self.state.withLock { $0.finished }
+    }
+
+    /// Reports `.cancelled` unless an outcome was already reported, and wakes the worker's blocking wait by shutting
+    /// the connection down (the worker then closes it instead of pooling it).
+    func cancel() {
+        let report = self.state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            state.finished = true
+            if let descriptor = state.descriptor {
+                // Under the lock: the worker cannot close the descriptor until it has detached it here.
+                POSIXSocket.shutdownBoth(descriptor)
+            }
+            return true
+        }
+        if report { self.report(.failure(.cancelled)) }
+    }
+
+    /// Reports `result` asynchronously unless an outcome was already reported.
+    func finish(_ result: Result<TransportResponse, TransportFailure>) {
+        if self.markFinished() { self.report(result) }
+    }
+
+    /// Reports `result` on the calling worker thread unless an outcome was already reported: one thread hop less
+    /// between the socket and the engine's queue. Workers call it holding no lock, never inside `send`.
+    func finishOnWorker(_ result: Result<TransportResponse, TransportFailure>) {
+        if self.markFinished() { self.completion(result) }
+    }
+
+    private func markFinished() -> Bool {
+        self.state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            state.finished = true
+            return true
+        }
+    }
+
+    private func report(_ result: Result<TransportResponse, TransportFailure>) {
+        let completion = self.completion
+        DispatchQueue.global().async { completion(result) }
+    }
+
+    /// Registers the descriptor the worker is about to use; false (nothing registered) when the task is finished.
+    func attach(_ descriptor: Int32) -> Bool {
+        self.state.withLock { state in
+            guard !state.finished else { return false }
+            state.descriptor = descriptor
+            return true
+        }
+    }
+
+    /// Forgets the descriptor before the worker closes or pools it. Returns false when the task was finished
+    /// meanwhile (cancelled): the descriptor may have been shut down and must not be reused.
+    func detach() -> Bool {
+        self.state.withLock { state in
+            state.descriptor = nil
+            return !state.finished
+        }
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+
+// Plain-HTTP transport on POSIX sockets. URLSession on Linux goes through libcurl, which costs about a kilobyte of
+// memory that is never returned per request and milliseconds of latency; PubNub traffic is small HTTP/1.1
+// request/response pairs, which a keep-alive pool of blocking sockets serves directly.
+
+/// `HTTPTransport` for `http://` URLs over its own keep-alive connections.
+///
+/// At most `maximumConnections` requests are on the wire at once, each carried by a worker thread that blocks in
+/// `poll` with the request's idle timeout; further requests wait in FIFO order. A connection that carried a complete
+/// keep-alive response goes back to the idle pool and is reused for the same host and port after a check that the
+/// server has not closed it. A request is never sent twice: a failure after its bytes may have left is reported.
+///
+/// Failures are the ones `URLSessionTransport` reports for the same situation (see `SocketFailure`). Completions run
+/// exactly once, never inside `send` and never under a lock: on the worker thread that carried the request out (so
+/// a completion must not block), or on a global queue for cancellations.
+final class SocketTransport: HTTPTransport {
+    /// How long a worker with nothing to do waits for a request before its thread ends.
+    static let workerLinger: TimeInterval = 5
+
+    let maximumConnections: Int
+    private let pool: SocketPool
+
+    /// - Parameters:
+    ///   - maximumConnections: Requests on the wire at once (and connections kept), at least 1.
+    ///   - label: Names the lane in the worker threads' names, for debugging.
+    init(maximumConnections: Int, label: String) {
+        self.maximumConnections = max(1, maximumConnections)
+        self.pool = SocketPool(maximumConnections: self.maximumConnections, label: label)
+    }
+
+    @discardableResult
+    func send(
+        _ request: TransportRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+    ) -> TransportTask {
+        guard let target = HTTPTarget(url: request.url) else {
+            let task = SocketTask(request: request, target: HTTPTarget.none, completion: completion)
+            task.finish(.failure(SocketFailure.unsupportedURL))
+            return task
+        }
+        let task = SocketTask(request: request, target: target, completion: completion)
+        self.pool.enqueue(task)
+        return task
+    }
+
+    func invalidate() {
+        self.pool.invalidate()
+    }
+
+    /// Connections resting in the idle pool, for tests.
+    var idleConnectionCount: Int {
+        self.pool.idleConnectionCount
+    }
+}
+
+// MARK: - Pool
+
+/// The queue of waiting requests, the worker threads and the idle connections of one `SocketTransport`.
+// @unchecked: every `var` in `state` is read and written only while `condition` is locked.
+final class SocketPool: @unchecked Sendable {
+    private struct State {
+        var invalidated = false
+        var waiting: [SocketTask] = []
+        /// Index of the first request in `waiting` not yet taken, so taking one is O(1).
+        var waitingHead = 0
+        var workers = 0
+        var idleWorkers = 0
+        /// Idle connections, least recently used first.
+        var idle: [SocketConnection] = []
+        /// Requests a worker is carrying out, for `invalidate()`.
+        var running: [ObjectIdentifier: SocketTask] = [:]
+
+        var hasWaiting: Bool { self.waitingHead < self.waiting.count }
+    }
+
+    private let maximumConnections: Int
+    private let label: String
+    private let condition = NSCondition()
+    private var state = State()
+
+    init(maximumConnections: Int, label: String) {
+        self.maximumConnections = maximumConnections
+        self.label = label
+    }
+
+    deinit {
+        // A transport dropped without `invalidate()`: its last worker has ended, so only idle connections are left.
+        for connection in self.state.idle { connection.close() }
+    }
+
+    private func locked<T>(_ body: (inout State) -> T) -> T {
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        return body(&self.state)
+    }
+
+    var idleConnectionCount: Int {
+        self.locked { $0.idle.count }
+    }
+
+    /// Queues `task` and makes sure a worker will take it; a task sent after `invalidate()` is cancelled.
+    func enqueue(_ task: SocketTask) {
+        enum Step { case cancel, signal, spawn }
+        let step = self.locked { state -> Step in
+            if state.invalidated { return .cancel }
+            state.waiting.append(task)
+            // A worker woken but not yet running still counts as idle, so compare with the whole backlog: two
+            // requests sent back to back with one idle worker get a second worker.
+            let backlog = state.waiting.count - state.waitingHead
+            if backlog <= state.idleWorkers { return .signal }
+            if state.workers < self.maximumConnections {
+                state.workers += 1
+                return .spawn
+            }
+            return .signal
+        }
+        switch step {
+        case .cancel:
+            task.cancel()
+        case .signal:
+            self.condition.signal()
+        case .spawn:
+            let thread = Thread { [self] in self.work() }
+            thread.name = "com.pubnub.legacy.socket.\(self.label)"
+            thread.start()
+        }
+    }
+
+    /// Cancels every request, closes the idle connections and ends the workers; later requests are cancelled.
+    func invalidate() {
+        let (tasks, connections) = self.locked { state -> ([SocketTask], [SocketConnection]) in
+            state.invalidated = true
+            let tasks = Array(state.waiting[state.waitingHead...]) + Array(state.running.values)
+            state.waiting = []
+            state.waitingHead = 0
+            let connections = state.idle
+            state.idle = []
+            return (tasks, connections)
+        }
+        self.condition.broadcast()
+        for task in tasks { task.cancel() }
+        for connection in connections { connection.close() }
+    }
+
+    // MARK: - Workers
+
+    private func work() {
+        while let task = self.nextTask() {
+            self.carryOut(task)
+            self.locked { _ = $0.running.removeValue(forKey: ObjectIdentifier(task)) }
+        }
+    }
+
+    /// The oldest waiting request, or nil when the worker should end (invalidated, or idle for `workerLinger`).
+    private func nextTask() -> SocketTask? {
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        while true {
+            if self.state.hasWaiting {
+                let task = self.state.waiting[self.state.waitingHead]
+                self.state.waitingHead += 1
+                if self.state.waitingHead == self.state.waiting.count {
+                    self.state.waiting.removeAll(keepingCapacity: true)
+                    self.state.waitingHead = 0
+                }
+                self.state.running[ObjectIdentifier(task)] = task
+                return task
+            }
+            if self.state.invalidated {
+                self.state.workers -= 1
+                return nil
+            }
+            self.state.idleWorkers += 1
+            let woken = self.condition.wait(until: Date(timeIntervalSinceNow: SocketTransport.workerLinger))
+            self.state.idleWorkers -= 1
+            if !woken && !self.state.hasWaiting {
+                self.state.workers -= 1
+                return nil
+            }
+        }
+    }
+
+    private func carryOut(_ task: SocketTask) {
+        if task.isFinished { return }
+        let connection: SocketConnection
+        if let pooled = self.takeIdle(for: task.target.poolKey) {
+            connection = pooled
+        } else {
+            switch SocketConnection.open(to: task.target, timeout: task.request.timeout, task: task) {
+            case .success(let opened): connection = opened
+            case .failure(let failure):
+                task.finishOnWorker(.failure(failure))
+                return
+            }
+        }
+        guard task.attach(connection.descriptor) else {
+            // Cancelled before anything was written: the connection is untouched.
+            self.putIdle(connection)
+            return
+        }
+        let result = connection.exchange(
+            head: Self.head(of: task),
+            body: task.request.body,
+            timeout: task.request.timeout
+        )
+        let live = task.detach()
+        switch result {
+        case .success(let (response, reusable)):
+            if live && reusable {
+                self.putIdle(connection)
+            } else {
+                connection.close()
+            }
+            task.finishOnWorker(.success(response))
+        case .failure(let failure):
+            connection.close()
+            task.finishOnWorker(.failure(failure))
+        }
+    }
+
+    /// The most recently used healthy idle connection for `key`; stale ones met on the way are closed. Without
+    /// one, idle connections to other hosts are closed so that opening a new one stays within the limit.
+    private func takeIdle(for key: String) -> SocketConnection? {
+        while true {
+            let (found, evicted) = self.locked { state -> (SocketConnection?, [SocketConnection]) in
+                if let index = state.idle.lastIndex(where: { $0.poolKey == key }) {
+                    return (state.idle.remove(at: index), [])
+                }
+                let excess = state.idle.count + state.workers - self.maximumConnections
+                guard excess > 0 else { return (nil, []) }
+                let evicted = Array(state.idle.prefix(excess))
+                state.idle.removeFirst(evicted.count)
+                return (nil, evicted)
+            }
+            for connection in evicted { connection.close() }
+            guard let found else { return nil }
+            if found.isHealthyWhileIdle { return found }
+            found.close()
+        }
+    }
+
+    private func putIdle(_ connection: SocketConnection) {
+        let surplus = self.locked { state -> [SocketConnection] in
+            guard !state.invalidated else { return [connection] }
+            state.idle.append(connection)
+            let excess = state.idle.count - self.maximumConnections
+            guard excess > 0 else { return [] }
+            let surplus = Array(state.idle.prefix(excess))
+            state.idle.removeFirst(excess)
+            return surplus
+        }
+        for extra in surplus { extra.close() }
+    }
+
+    // MARK: - Request head
+
+    /// The request line and headers: the ones `URLSessionTransport` sends, plus the framing ones.
+    static func head(of task: SocketTask) -> [UInt8] {
+        let request = task.request
+        var text = "\(request.method) \(task.target.pathAndQuery) HTTP/1.1\r\n"
+        text += "Host: \(task.target.hostHeader)\r\n"
+        text += "User-Agent: PubNubLegacy-Swift/3.4\r\nAccept: */*\r\nAccept-Encoding: identity\r\nV: 3.4\r\n"
+        if let body = request.body {
+            text += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+        } else if request.method != "GET" && request.method != "HEAD" {
+            text += "Content-Length: 0\r\n"
+        }
+        text += "\r\n"
+        return Array(text.utf8)
+    }
+}

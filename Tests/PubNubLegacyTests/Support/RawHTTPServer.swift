@@ -1,0 +1,216 @@
+import Foundation
+
+@testable import PubNubLegacy
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A tiny blocking HTTP server on 127.0.0.1 (kernel-chosen port) that answers with whatever bytes a test gives, for
+/// the framings and faults `LocalOrigin` never produces: chunked and close-delimited bodies, oversized heads,
+/// garbage, idle keep-alive connections closed by the server. One thread accepts; one thread serves each connection.
+/// `stop()` closes everything and waits for every thread.
+final class RawHTTPServer: @unchecked Sendable {
+    // @unchecked: the mutable state is in `state`, a `Locked` box; `listener` and `port` are set before `init`
+    // returns and never change.
+
+    /// One request as the server read it.
+    struct Request: Sendable {
+        var connection: Int
+        var method: String
+        var target: String
+        var head: String
+        var body: [UInt8]
+    }
+
+    /// What to do with a request.
+    enum Reply: Sendable {
+        /// Writes the bytes; closes the connection afterwards when `close` is set.
+        case send(String, close: Bool)
+        /// Closes the connection without an answer.
+        case hangUp
+    }
+
+    private struct State {
+        var connections: [Int32] = []
+        var requests: [Request] = []
+        var accepted = 0
+        var open = 0
+        var mostOpen = 0
+        var stopped = false
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let state = Locked(State())
+    private let threads = DispatchGroup()
+    private let handler: @Sendable (Request) -> Reply
+
+    /// Starts listening; `handler` runs on the connection's thread and may block (to hold an answer).
+    init(handler: @escaping @Sendable (Request) -> Reply) throws {
+        self.handler = handler
+        let fd = socket(AF_INET, Self.streamType, 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard bound == 0, named == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        self.listener = fd
+        self.port = UInt16(bigEndian: address.sin_port)
+        self.threads.enter()
+        Thread { [self] in
+            self.acceptLoop()
+            self.threads.leave()
+        }.start()
+    }
+
+    private static let streamType: Int32 = {
+        #if canImport(Glibc)
+        return Int32(SOCK_STREAM.rawValue)
+        #else
+        return SOCK_STREAM
+        #endif
+    }()
+
+    /// `http://127.0.0.1:PORT` + `path`.
+    func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(self.port)\(path)")!
+    }
+
+    var requests: [Request] { self.state.current.requests }
+    /// Connections accepted so far.
+    var accepted: Int { self.state.current.accepted }
+    /// The most connections that were open at once.
+    var mostOpen: Int { self.state.current.mostOpen }
+
+    /// Stops accepting, closes every connection and waits for the server's threads.
+    func stop() {
+        let connections = self.state.withLock { state -> [Int32]? in
+            guard !state.stopped else { return nil }
+            state.stopped = true
+            return state.connections
+        }
+        guard let connections else { return }
+        shutdown(self.listener, Int32(SHUT_RDWR))
+        for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
+        self.threads.wait()
+        close(self.listener)
+    }
+
+    deinit {
+        self.stop()
+    }
+
+    private func acceptLoop() {
+        while true {
+            let fd = accept(self.listener, nil, nil)
+            guard fd >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            let index = self.state.withLock { state -> Int? in
+                guard !state.stopped else { return nil }
+                state.connections.append(fd)
+                state.accepted += 1
+                state.open += 1
+                state.mostOpen = max(state.mostOpen, state.open)
+                return state.accepted
+            }
+            guard let index else {
+                close(fd)
+                return
+            }
+            self.threads.enter()
+            Thread { [self] in
+                self.serve(fd, index: index)
+                self.state.withLock { state in
+                    state.connections.removeAll { $0 == fd }
+                    state.open -= 1
+                }
+                close(fd)
+                self.threads.leave()
+            }.start()
+        }
+    }
+
+    private func serve(_ fd: Int32, index: Int) {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            while let request = Self.takeRequest(from: &buffer, connection: index) {
+                self.state.withLock { $0.requests.append(request) }
+                switch self.handler(request) {
+                case .hangUp:
+                    return
+                case .send(let text, let close):
+                    let bytes = Array(text.utf8)
+                    var offset = 0
+                    while offset < bytes.count {
+                        let sent = bytes[offset...].withUnsafeBytes { Self.write(fd, $0) }
+                        if sent <= 0 { return }
+                        offset += sent
+                    }
+                    if close { return }
+                }
+            }
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    private static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+        #if canImport(Glibc)
+        return send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+        #else
+        return send(fd, bytes.baseAddress, bytes.count, 0)
+        #endif
+    }
+
+    /// Takes one complete request (head and `Content-Length` body) off the front of `buffer`.
+    private static func takeRequest(from buffer: inout [UInt8], connection: Int) -> Request? {
+        let marker = Array("\r\n\r\n".utf8)
+        guard buffer.count >= 4,
+            let end = (0...(buffer.count - 4)).first(where: { Array(buffer[$0..<($0 + 4)]) == marker })
+        else { return nil }
+        let head = String(decoding: buffer[..<end], as: UTF8.self)
+        let lines = head.components(separatedBy: "\r\n")
+        let parts = lines[0].split(separator: " ")
+        var length = 0
+        for line in lines.dropFirst() where line.lowercased().hasPrefix("content-length:") {
+            length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+        }
+        guard buffer.count >= end + 4 + length else { return nil }
+        let body = Array(buffer[(end + 4)..<(end + 4 + length)])
+        buffer.removeFirst(end + 4 + length)
+        return Request(
+            connection: connection,
+            method: parts.count > 0 ? String(parts[0]) : "",
+            target: parts.count > 1 ? String(parts[1]) : "",
+            head: head,
+            body: body
+        )
+    }
+
+    /// A complete `200` answer with a `Content-Length` body.
+    static func ok(_ body: String, extraHeaders: String = "") -> String {
+        "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\(extraHeaders)Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+    }
+}

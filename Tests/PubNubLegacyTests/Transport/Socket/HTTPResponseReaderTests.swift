@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@testable import PubNubLegacy
+
+@Suite struct HTTPResponseReaderTests {
+    /// Feeds `text` in pieces of `step` bytes and returns the first complete response, or the failure.
+    static func read(
+        _ text: String,
+        step: Int,
+        reader: HTTPResponseReader = HTTPResponseReader(),
+        endOfStream: Bool = false
+    ) throws -> HTTPResponseReader.Progress {
+        var reader = reader
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(offset + step, bytes.count)
+            let piece = Array(bytes[offset..<end])
+            let progress = try piece.withUnsafeBytes { try reader.consume($0) }
+            if case .complete = progress { return progress }
+            offset = end
+        }
+        return endOfStream ? try reader.finish() : .needMore
+    }
+
+    static func complete(_ status: Int, _ body: String, reusable: Bool) -> HTTPResponseReader.Progress {
+        .complete(TransportResponse(status: status, body: Data(body.utf8)), reusable: reusable)
+    }
+
+    @Test(arguments: [1, 3, 1_000])
+    func contentLengthBodiesInAnySplit(step: Int) throws {
+        let text = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n[1,2]"
+        #expect(try Self.read(text, step: step) == Self.complete(200, "[1,2]", reusable: true))
+    }
+
+    @Test(arguments: [1, 4, 1_000])
+    func chunkedBodiesWithExtensionsAndTrailers(step: Int) throws {
+        let text =
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\nA\r\n0123456789\r\n0\r\nT: 1\r\n\r\n"
+        #expect(try Self.read(text, step: step) == Self.complete(200, "abc0123456789", reusable: true))
+    }
+
+    @Test func aCloseDelimitedBodyCompletesAtTheEndOfTheStream() throws {
+        let text = "HTTP/1.1 200 OK\r\n\r\nall of it"
+        #expect(try Self.read(text, step: 4) == .needMore)
+        #expect(try Self.read(text, step: 4, endOfStream: true) == Self.complete(200, "all of it", reusable: false))
+    }
+
+    @Test func connectionCloseAndHTTP10AreNotReusable() throws {
+        let close = "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok"
+        #expect(try Self.read(close, step: 100) == Self.complete(200, "ok", reusable: false))
+        let old = "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok"
+        #expect(try Self.read(old, step: 100) == Self.complete(200, "ok", reusable: false))
+        let kept = "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nok"
+        #expect(try Self.read(kept, step: 100) == Self.complete(200, "ok", reusable: true))
+    }
+
+    @Test func bytesAfterTheResponseMakeTheConnectionUnusable() throws {
+        let text = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA"
+        #expect(try Self.read(text, step: 100) == Self.complete(200, "ok", reusable: false))
+    }
+
+    @Test func interimAnswersAreSkippedAndEmptyStatusesHaveNoBody() throws {
+        let text = "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n"
+        #expect(try Self.read(text, step: 7) == Self.complete(204, "", reusable: true))
+    }
+
+    @Test func bareLineFeedsAreAccepted() throws {
+        let text = "HTTP/1.1 404 Not Found\nContent-Length: 3\n\nnope"
+        #expect(try Self.read(text, step: 2) == Self.complete(404, "nop", reusable: false))
+    }
+
+    @Test func theEndOfTheStreamBeforeTheEndIsTruncation() {
+        for text in [
+            "", "HTTP/1.1 2", "HTTP/1.1 200 OK\r\nContent-Le", "HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nabc",
+        ] {
+            #expect(throws: HTTPResponseReader.Failure.truncated) {
+                try Self.read(text, step: 5, endOfStream: true)
+            }
+        }
+    }
+
+    @Test func garbageIsMalformed() {
+        let cases = [
+            "SSH-2.0-OpenSSH_9.0\r\n\r\n",
+            "HTTP/1.1 abc OK\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nabc\r\n",
+        ]
+        for text in cases {
+            #expect(throws: (any Error).self, "\(text)") {
+                try Self.read(text, step: 3)
+            }
+            do {
+                _ = try Self.read(text, step: 3)
+            } catch {
+                guard case .malformed = error as? HTTPResponseReader.Failure else {
+                    Issue.record("\(text): \(error)")
+                    continue
+                }
+            }
+        }
+    }
+
+    @Test func sizesAreBounded() {
+        let small = HTTPResponseReader(maximumHeaderBytes: 64, maximumBodyBytes: 8)
+        let bigHead = "HTTP/1.1 200 OK\r\nX: \(String(repeating: "h", count: 200))"
+        #expect(throws: HTTPResponseReader.Failure.headerTooLarge) {
+            try Self.read(bigHead, step: 10, reader: small)
+        }
+        #expect(throws: HTTPResponseReader.Failure.bodyTooLarge) {
+            try Self.read("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n", step: 100, reader: small)
+        }
+        #expect(throws: HTTPResponseReader.Failure.bodyTooLarge) {
+            try Self.read(
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n12345\r\n5\r\n",
+                step: 4,
+                reader: small
+            )
+        }
+        #expect(throws: HTTPResponseReader.Failure.bodyTooLarge) {
+            try Self.read("HTTP/1.1 200 OK\r\n\r\n0123456789", step: 4, reader: small)
+        }
+        let fits = "HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\n01234567"
+        #expect((try? Self.read(fits, step: 3, reader: small)) == Self.complete(200, "01234567", reusable: true))
+    }
+}
