@@ -7,6 +7,10 @@ import Testing
 
 /// The network-loss sequence (S-21, S-27) on all four channels at once: delegate, observation center,
 /// notifications and blocks, each in the same order with the same payload.
+///
+/// The drop reaches the client twice: the held publish's connection fails, and so does the long-poll, whose failure
+/// starts a probe. Under load the probe could win, and the engine then emitted will-disconnect before failing the
+/// publish with 104; the loss sequence now fails the request in flight first (`ClientEngine.beginNetworkLoss`).
 extension NetworkFaultTests {
     @Test func lossAndRestoreReachEveryChannelInTheSameOrderWithTheSamePayload() async throws {
         let origin = try LocalOrigin.start()
