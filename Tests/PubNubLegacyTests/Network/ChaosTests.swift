@@ -94,6 +94,7 @@ import Testing
         let kinds = Self.kinds(for: alice.client)
         let schedule = Self.schedule(kinds, lasting: seconds, using: &generator)
         let done = Locked(false)
+        defer { done.set(true) }  // the traffic task ends on every way out
         let traffic = Task {
             try await Self.publishUntil(done, alice, bob)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import PNObservation
 import Testing
 
 @testable import PubNubLegacy
@@ -235,6 +236,63 @@ extension NetworkFaultTests {
             ]
         )
         #expect(client.isConnected())
+        client.disconnect()
+    }
+
+    @Test func aFailedConnectAndTheAutomaticConnectReachEveryChannelInOrder() async throws {
+        // S-10 then S-08 on the four channels: the black-holed connect fails once everywhere; the next connect is
+        // answered 102 by its block alone; the automatic connect that follows calls no block.
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let client = PubNub(
+            configuration: PNConfiguration.testing(origin: origin.address),
+            delegate: nil,
+            eventSinks: []
+        )
+        client.engine.queue.sync {
+            client.engine.connectAttemptTimeout = 1
+            client.engine.probeInterval = 1_000
+        }
+        let center = PNObservationCenter(client: client)
+        let recorder = FourChannelRecorder(client: client, center: center)
+        defer { recorder.stop() }
+        try origin.inject(.neverAnswer, on: .operation(.time))
+        client.connectWithSuccessBlock(recorder.connectSuccess, errorBlock: recorder.connectFailure)
+        #expect(try await recorder.waitForEntries(6, from: 0, within: 30))
+        client.connectWithSuccessBlock(recorder.connectSuccess, errorBlock: recorder.connectFailure)
+        #expect(try await recorder.waitForEntries(7, from: 0, within: 10))
+        try origin.clearFaults()
+        client.engine.queue.sync {
+            client.engine.probeTimer?.cancel()
+            client.engine.probeTimer = nil
+            client.engine.probeInterval = 0.3
+            client.engine.scheduleProbe()
+        }
+        let expected: [[String]] = [
+            ["D:willConnect", "N:PNClientWillConnectToOriginNotification"],
+            [
+                "D:connectionDidFail", "O:connection:error", "N:PNClientConnectionDidFailWithErrorNotification",
+                "B:connect.error",
+            ],
+            ["B:connect.error"],
+            ["D:willConnect", "N:PNClientWillConnectToOriginNotification"],
+            ["D:didConnect", "O:connection:up", "N:PNClientDidConnectToOriginNotification"],
+        ]
+        let total = expected.map(\.count).reduce(0, +)
+        #expect(try await recorder.waitForEntries(total, from: 0, within: 20))
+        let entries = recorder.entries
+        #expect(entries.map { "\($0.channel):\($0.label)" } == expected.flatMap { $0 })
+        var offset = 0
+        for event in expected {
+            let keys = entries.dropFirst(offset).prefix(event.count).map(\.key)
+            #expect(Set(keys).count == 1, "\(event.first ?? ""): \(keys)")
+            offset += event.count
+        }
+        #expect(
+            entries.filter { $0.label == "connect.error" }.map { String($0.key.prefix(10)) } == [
+                "error(102)", "error(102)",
+            ]
+        )
         client.disconnect()
     }
 }
