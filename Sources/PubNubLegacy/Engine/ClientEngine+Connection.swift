@@ -236,12 +236,12 @@ extension ClientEngine {
                 )
             )
         }
-        self.connectAttemptTimer = self.schedule(after: ClientEngine.connectAttemptTimeout) {
+        self.connectAttemptTimer = self.schedule(after: self.connectAttemptTimeout) {
             self.connectAttemptTask?.cancel()
             conclude(false, true, true)
         }
-        self.connectAttemptTask = self.send(.time, lane: self.serviceLane, timeout: ClientEngine.connectAttemptTimeout)
-        { result in
+        self.connectAttemptTask = self.send(.time, lane: self.serviceLane, timeout: self.connectAttemptTimeout) {
+            result in
             if case .failure(let failure) = result { self.lastConnectFailure = failure }
             switch result {
             case .failure(.cancelled):

@@ -111,14 +111,22 @@ extension ClientEngine {
 
     // MARK: - Network loss
 
+    /// T10 and T11 in one step. The request in flight fails with 104 before will-disconnect (S-27: "no later than
+    /// the will-disconnect event") whichever noticed the loss first — its own transport failure or a probe started
+    /// by the long-poll's. Calls waiting behind it start only after did-disconnect, so they fail their pre-flight
+    /// with 104 in DisconnectedOnNetworkError instead of slipping in between the two events.
     func beginNetworkLoss() {
-        self.emit(.willDisconnectWithError(PNError(code: kPNClientConnectionClosedOnInternetFailureError)))
+        let held = self.holdOperations
+        self.holdOperations = true
         self.abortCurrent(code: kPNRequestExecutionFailedOnInternetFailureError)
+        self.emit(.willDisconnectWithError(PNError(code: kPNClientConnectionClosedOnInternetFailureError)))
         self.loop.connectionLost()
         self.stopBackgroundTimers()
         self.loopCheckPending = false
         self.recoveryPending = false
         self.perform(self.connection.networkLossFinished())
+        self.holdOperations = held
+        self.resumeOperations()
     }
 
     // MARK: - Heartbeat

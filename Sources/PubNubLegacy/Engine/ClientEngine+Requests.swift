@@ -12,8 +12,9 @@ extension ClientEngine {
     // MARK: - Request runner
 
     /// Runs `endpoint` for `operation` on the service lane and finishes the operation with exactly one of
-    /// `success` / `failure`. Idempotent requests are re-sent after a malformed answer, 3 attempts in total;
-    /// publishes never are (BEHAVIOR §4.3).
+    /// `success` / `failure`. Idempotent requests are re-sent after a malformed answer or a connection that failed
+    /// without an answer, 3 attempts in total; publishes never are (BEHAVIOR §4.3): the origin may have stored one
+    /// whose answer was lost.
     func runRequest<Value>(
         _ operation: Operation,
         endpoint: Endpoint,
@@ -45,6 +46,12 @@ extension ClientEngine {
                 switch result {
                 case .failure(.cancelled):
                     return
+                case .failure(let transportFailure)
+                where idempotent && attempts < 3 && transportFailure.isLostConnection:
+                    // BEHAVIOR §4.3 write-failure retries, over HTTP: the connection failed without an answer. Re-sent
+                    // while attempts remain; the probe this starts fails the request with 104 if the origin is gone.
+                    self.transportFailed(transportFailure)
+                    attempt()
                 case .failure(let transportFailure):
                     failure(
                         PNError.fromTransport(
@@ -289,6 +296,17 @@ extension ClientEngine {
                 },
                 failure: fail
             )
+        }
+    }
+}
+
+extension TransportFailure {
+    /// A connection that failed or closed without an answer (not a timeout, a cancel or a TLS failure): the request
+    /// may or may not have reached the origin.
+    fileprivate var isLostConnection: Bool {
+        switch self {
+        case .network, .other: return true
+        case .cancelled, .timedOut, .tls: return false
         }
     }
 }

@@ -98,6 +98,8 @@ final class ClientEngine: @unchecked Sendable {
     var probeInterval = ClientEngine.probeInterval
     static let probeTimeout: TimeInterval = 5
     static let connectAttemptTimeout: TimeInterval = 10
+    /// Seconds before one connect attempt is abandoned (BEHAVIOR §2.8: 10). Queue-confined; tests shorten it.
+    var connectAttemptTimeout = ClientEngine.connectAttemptTimeout
     static let idleTimeout: TimeInterval = 310
     static let hardResetDelay: TimeInterval = 1
 
