@@ -32,6 +32,9 @@ public final class HTTPServer: @unchecked Sendable {
         var phase = Phase.idle
         var boundPort: UInt16?
         var isAccepting = false
+        /// A bound, non-listening socket holding the port while `stopAccepting()` is in effect (see
+        /// `HTTPSocket.reserve`), so a refusal cannot lose the port to another program.
+        var reservation: Int32?
     }
 
     /// The address the server listens on, as given to `init`.
@@ -161,6 +164,7 @@ public final class HTTPServer: @unchecked Sendable {
                 return .perform(done, loops, acceptor)
             }
         }
+        self.releaseReservation()
         switch action {
         case .nothing:
             return
@@ -195,7 +199,24 @@ public final class HTTPServer: @unchecked Sendable {
         defer { self.lifecycle.unlock() }
         guard case .running(let acceptor, _) = self.state.withLock({ $0.phase }) else { return }
         acceptor.closeListener()
-        self.state.withLock { $0.isAccepting = false }
+        // Right after the close (a listening socket and a reservation cannot share the port), so the port is free
+        // only for that instant. `lifecycle` serialises this with `resumeAccepting()`.
+        let held = self.state.withLock { $0.reservation != nil }
+        let reservation = held ? nil : HTTPSocket.reserve(host: self.host, port: self.port)
+        self.state.withLock { state in
+            state.isAccepting = false
+            if let reservation { state.reservation = reservation }
+        }
+    }
+
+    /// Closes the port reservation of `stopAccepting()`, if any.
+    private func releaseReservation() {
+        if let fd = self.state.withLock({ state -> Int32? in
+            defer { state.reservation = nil }
+            return state.reservation
+        }) {
+            HTTPSocket.closeDescriptor(fd)
+        }
     }
 
     /// Binds the same host and port again after `stopAccepting()` and accepts new connections. No-op when already
@@ -220,6 +241,7 @@ public final class HTTPServer: @unchecked Sendable {
             throw .stopped
         }
         self.state.withLock { $0.isAccepting = true }
+        self.releaseReservation()
     }
 
     /// Closes every open connection at once, without answers, and keeps listening. Unanswered requests get their

@@ -162,9 +162,33 @@ enum HTTPSocket {
 
     // MARK: - Listening
 
-    /// Creates a non-blocking listening socket bound to `host` (a numeric IPv4/IPv6 address or `localhost`):`port` (SO_REUSEADDR, so a stopped server's port can
-    /// be bound again while old connections sit in TIME_WAIT) and returns it with the bound port.
+    /// Creates a non-blocking listening socket bound to `host` (a numeric IPv4/IPv6 address or `localhost`):`port`
+    /// and returns it with the bound port. SO_REUSEADDR lets a stopped server's port be bound again while old
+    /// connections sit in TIME_WAIT, or while `reserve` holds it.
     static func listen(host: String, port: UInt16) throws(HTTPServerError) -> (fd: Int32, port: UInt16) {
+        let fd = try self.bound(host: host, port: port)
+        guard listenOnSocket(fd, 4_096) == 0, self.setNonBlocking(fd) else {
+            let code = errno
+            self.closeDescriptor(fd)
+            throw .socketFailed(operation: "listen", code: code)
+        }
+        guard let bound = self.boundPort(fd) else {
+            let code = errno
+            self.closeDescriptor(fd)
+            throw .socketFailed(operation: "getsockname", code: code)
+        }
+        return (fd, bound)
+    }
+
+    /// Binds a socket to `host`:`port` without listening: connections to the port are refused, and the kernel does
+    /// not hand the port to anyone asking for a free one (port 0), while `listen` can still bind it again beside
+    /// the reservation (both use SO_REUSEADDR and the reservation never listens). Returns nil when the port cannot
+    /// be held; the caller then goes on without the reservation.
+    static func reserve(host: String, port: UInt16) -> Int32? {
+        try? self.bound(host: host, port: port)
+    }
+
+    private static func bound(host: String, port: UInt16) throws(HTTPServerError) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = self.streamType
@@ -191,17 +215,7 @@ enum HTTPSocket {
             if code == EADDRNOTAVAIL { throw .invalidHost(host: host, reason: self.describe(code)) }
             throw .socketFailed(operation: "bind", code: code)
         }
-        guard listenOnSocket(fd, 4_096) == 0, self.setNonBlocking(fd) else {
-            let code = errno
-            self.closeDescriptor(fd)
-            throw .socketFailed(operation: "listen", code: code)
-        }
-        guard let bound = self.boundPort(fd) else {
-            let code = errno
-            self.closeDescriptor(fd)
-            throw .socketFailed(operation: "getsockname", code: code)
-        }
-        return (fd, bound)
+        return fd
     }
 
     private static func boundPort(_ fd: Int32) -> UInt16? {

@@ -146,6 +146,38 @@ import Darwin
         }
     }
 
+    @Test func whileRefusingThePortStaysHeld() throws {
+        // Another test asking the kernel for a free port must not get this one while it refuses, or the resume
+        // would fail: a plain bind (no SO_REUSEADDR, as a port-0 bind is treated) finds it in use.
+        try withHTTPServer { server, _ in
+            server.stopAccepting()
+            #expect(throws: HTTPTestError.self) { _ = try HTTPTestClient(port: server.port) }
+            #expect(Self.plainBind(port: server.port) == EADDRINUSE)
+            try server.resumeAccepting()
+            #expect(try HTTPTestClient(port: server.port).send("GET /echo/x HTTP/1.1\r\n\r\n") == ())
+        }
+    }
+
+    /// Binds a fresh socket without SO_REUSEADDR to 127.0.0.1:`port`; returns 0 or the errno.
+    private static func plainBind(port: UInt16) -> Int32 {
+        #if canImport(Glibc)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return result == 0 ? 0 : errno
+    }
+
     @Test func resumeAcceptingNeedsARunningServer() throws {
         let server = HTTPServer(handler: HTTPTestHandler())
         #expect(throws: HTTPServerError.notStarted) { try server.resumeAccepting() }

@@ -99,7 +99,7 @@ extension ScenarioTests {
             [Self.blockOnly("connect.error", code: kPNClientTriedConnectWhileConnectedError)],
             from: start
         )
-        #expect(harness.traffic.since(sentBefore).isEmpty)
+        #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         #expect(harness.traffic.requests[poll].failure == nil)
         // The same long-poll request, not a replacement, carries the next message.
         let next = harness.mark
@@ -192,7 +192,7 @@ extension ScenarioTests {
             [Self.blockOnly("send:2", code: kPNRequestExecutionFailedClientNotReadyError)],
             from: start
         )
-        #expect(harness.traffic.since(sentBefore).isEmpty)
+        #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         ledger.verify()
     }
 

@@ -87,7 +87,7 @@ extension ScenarioTests {
         harness.client.disconnect()
         harness.client.disconnect()
         try await harness.check([], from: start)
-        #expect(harness.traffic.since(sentBefore).isEmpty)
+        #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         #expect(harness.recorder.entries.filter { $0.label == "didDisconnect" }.count == 1)
         #expect(Self.state(harness.client) == .disconnected)
         ledger.verify()

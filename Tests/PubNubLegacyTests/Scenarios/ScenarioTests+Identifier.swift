@@ -103,7 +103,7 @@ extension ScenarioTests {
         var sentBefore = harness.traffic.count
         harness.client.setClientIdentifier("stored")
         try await harness.check([], from: start)
-        #expect(harness.traffic.since(sentBefore).isEmpty)
+        #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         // Connected with no channels: replaced at once, nothing sent, nothing emitted.
         start = harness.mark
         harness.client.unsubscribeFromChannel(
@@ -115,7 +115,7 @@ extension ScenarioTests {
         sentBefore = harness.traffic.count
         harness.client.setClientIdentifier("u2")
         try await harness.check([], from: start)
-        #expect(harness.traffic.since(sentBefore).isEmpty)
+        #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         #expect(harness.client.clientIdentifier() == "u2")
         start = harness.mark
         harness.client.requestServerTimeTokenWithCompletionBlock(ledger.time("time"))

@@ -51,7 +51,7 @@ extension ScenarioTests {
             withCompletionBlock: ledger.send("publish")
         )
         try await harness.check([EventMatrixTests.sendFailed(code: kPNTooLongMessageError)], from: start)
-        #expect(harness.traffic.since(sentBefore).isEmpty)
+        #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         ledger.verify()
     }
 
@@ -66,7 +66,7 @@ extension ScenarioTests {
         _ = harness.client.sendMessage("   ", toChannel: harness.channel, withCompletionBlock: ledger.send("publish"))
         // Connected, so the gate is open: the delegate hears it too (API §3.3).
         try await harness.check([EventMatrixTests.sendFailed(code: kPNMessageHasNoContentError)], from: start)
-        #expect(harness.traffic.since(sentBefore).isEmpty)
+        #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         #expect(harness.origin?.requestLog.contains { $0.target.hasPrefix("/publish/") } == false)
         ledger.verify()
     }
@@ -137,7 +137,7 @@ extension ScenarioTests {
             ],
             from: start
         )
-        #expect(harness.traffic.since(sentBefore).isEmpty)
+        #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         ledger.verify()
     }
 

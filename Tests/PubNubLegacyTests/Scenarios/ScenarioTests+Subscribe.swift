@@ -169,7 +169,7 @@ extension ScenarioTests {
             harness.recorder.entries.dropFirst(start).first { $0.channel == .block }?.key
                 == "channels:\(harness.channel.name)"
         )
-        #expect(harness.traffic.since(sentBefore).isEmpty)
+        #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         #expect(harness.traffic.requests[poll].failure == nil)
         #expect(harness.traffic.requests[poll].status == nil)
         ledger.verify()

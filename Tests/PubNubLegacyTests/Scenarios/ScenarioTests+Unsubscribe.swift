@@ -24,7 +24,7 @@ extension ScenarioTests {
         )
         try await harness.check([Self.unsubscribed()], from: start)
         #expect(harness.recorder.entries.dropFirst(start).allSatisfy { $0.key == "channels:\(z.name)" })
-        #expect(harness.traffic.since(sentBefore).isEmpty)
+        #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         #expect(harness.traffic.requests[poll].failure == nil)
         #expect(harness.traffic.requests[poll].status == nil)
         #expect(harness.client.subscribedChannels() == [harness.channel])
