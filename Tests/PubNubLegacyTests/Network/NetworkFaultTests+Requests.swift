@@ -216,3 +216,35 @@ extension NetworkFaultTests {
         #expect(client.subscribedChannels().isEmpty)
     }
 }
+
+extension NetworkFaultTests {
+    @Test func outstandingRequestsTimeOutIndependently() async throws {
+        // S-71. This layer has no pipelining mode: each outstanding request has its own connection and its own
+        // timer from its own start (BEHAVIOR §4.2), which is the rule S-71 checks. A history answered late (but
+        // within the timeout) and a time request never answered are outstanding together: only the second times
+        // out, once, no earlier than its own timeout, and the first is never reported as timed out.
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let recorder = EventRecorder()
+        let timeout: TimeInterval = 3
+        let client = try await Self.connected(to: origin, recorder: recorder, probeInterval: 1_000) {
+            $0.nonSubscriptionRequestTimeout = timeout
+        }
+        try origin.inject(.delay(1.5), on: .operation(.history))
+        try origin.inject(.neverAnswer, on: .operation(.time))
+        let channel = PNChannel.channelWithName(Client.unique("independent"))
+        client.requestFullHistoryForChannel(channel) { _, _, _, _, error in recorder.block("history", error) }
+        let timeCalled = ContinuousClock.now
+        client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time", error) }
+        let history = try await recorder.next(.block, "history", within: 20)
+        #expect(history.error == nil)
+        let time = try await recorder.next(.block, "time", within: 20)
+        let waited = ContinuousClock.now - timeCalled
+        #expect(time.error?.code == kPNRequestExecutionFailedByTimeoutError)
+        #expect(time.error?.localizedDescription == "Time token request failed by timeout")
+        #expect(waited >= .seconds(timeout) - .milliseconds(50))
+        #expect(recorder.names(.block).filter { $0 == "history" || $0 == "time" } == ["history", "time"])
+        try origin.clearFaults()
+        client.disconnect()
+    }
+}
