@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LocalOrigin
+import PubNubLegacy
 
 /// `LegacyDemo soak` (and `LegacyDemo` without arguments): the test app of spec/TEST-APP.md, ending with the
 /// report and `RESULT` line of DESIGN.md §9.
@@ -74,7 +75,7 @@ enum SoakCommand {
         if unsubscribed.wait(timeout: .now() + Self.unsubscribeTimeout) == .timedOut {
             unsubscribe = "no answer after \(Int(Self.unsubscribeTimeout)) s"
         } else {
-            unsubscribe = unsubscribeOutcome.get() ?? "done"
+            unsubscribe = unsubscribeOutcome.current ?? "done"
         }
         let ran = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let results = soak.results()
@@ -144,26 +145,5 @@ enum SoakCommand {
             return Int(line.dropFirst(6).filter(\.isNumber))
         }
         return nil
-    }
-}
-
-/// A value behind a lock, handed between threads.
-final class Locked<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only read or written while holding `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func get() -> Value {
-        self.lock.lock()
-        defer { self.lock.unlock() }
-        return self.value
-    }
-
-    func set(_ value: Value) {
-        self.lock.lock()
-        self.value = value
-        self.lock.unlock()
     }
 }

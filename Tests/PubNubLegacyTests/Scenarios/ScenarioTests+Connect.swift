@@ -115,20 +115,15 @@ extension ScenarioTests {
         // was called after the publish, so (calls start in call order, BEHAVIOR §1.2) its 101 follows the publish.
         let harness = try MatrixHarness(.fake)
         defer { harness.stop() }
-        let transport = try #require(harness.transport)
         let ledger = BlockLedger(harness.recorder)
-        harness.hold("/time/")
         let start = harness.mark
-        let (success, failure) = ledger.connect("first")
-        harness.client.connectWithSuccessBlock(success, errorBlock: failure)
-        try await transport.waitForRequest(containing: "/time/")
+        let transport = try await Self.connectHeld(harness, ledger, id: "first")
         _ = harness.client.sendMessage("x", toChannel: harness.channel, withCompletionBlock: ledger.send("publish"))
         let (again, againFailure) = ledger.connect("second")
         harness.client.connectWithSuccessBlock(again, errorBlock: againFailure)
         try await harness.check([Self.willConnect], from: start)
         #expect(!transport.targets.contains { $0.hasPrefix("/publish/") })
-        harness.unhold("/time/")
-        transport.answerHeld(containing: "/time/", status: 200, body: "[17000000000000000]")
+        Self.answerHeldConnect(harness, transport)
         try await harness.check(
             [
                 Self.willConnect, Self.connected(), Self.willSend, Self.sent,
@@ -146,20 +141,15 @@ extension ScenarioTests {
         // Engine timing: the fake transport holds the connect attempt until the test answers it.
         let harness = try MatrixHarness(.fake)
         defer { harness.stop() }
-        let transport = try #require(harness.transport)
         let ledger = BlockLedger(harness.recorder)
-        harness.hold("/time/")
         let start = harness.mark
-        let (success, failure) = ledger.connect("connect")
-        harness.client.connectWithSuccessBlock(success, errorBlock: failure)
-        try await transport.waitForRequest(containing: "/time/")
+        let transport = try await Self.connectHeld(harness, ledger, id: "connect")
         harness.client.subscribeOnChannel(harness.channel, withCompletionHandlingBlock: ledger.subscribe("subscribe"))
         _ = harness.client.sendMessage("x", toChannel: harness.channel, withCompletionBlock: ledger.send("publish"))
         harness.client.requestServerTimeTokenWithCompletionBlock(ledger.time("time"))
         try await harness.check([Self.willConnect], from: start)
         #expect(transport.targets.count == 1)
-        harness.unhold("/time/")
-        transport.answerHeld(containing: "/time/", status: 200, body: "[17000000000000000]")
+        Self.answerHeldConnect(harness, transport)
         try await harness.check(
             [Self.willConnect, Self.connected(), Self.subscribed(), Self.willSend, Self.sent, Self.timeReceived],
             from: start
@@ -231,13 +221,9 @@ extension ScenarioTests {
         // configuration (T16) announces the new origin with its own will-connect.
         let harness = try MatrixHarness(.fake)
         defer { harness.stop() }
-        let transport = try #require(harness.transport)
         let ledger = BlockLedger(harness.recorder)
-        harness.hold("/time/")
         let start = harness.mark
-        let (success, failure) = ledger.connect("connect")
-        harness.client.connectWithSuccessBlock(success, errorBlock: failure)
-        try await transport.waitForRequest(containing: "/time/")
+        let transport = try await Self.connectHeld(harness, ledger, id: "connect")
         harness.unhold("/time/")
         harness.client.setConfiguration(Self.configuration(harness, origin: "second.origin:2"))
         try await harness.check([Self.willConnect, Self.willConnect, Self.connected()], from: start)

@@ -101,6 +101,23 @@ import Testing
         try await harness.waitFor(.block, "connect", from: start)
     }
 
+    /// Starts a connect on the in-memory origin with its Time request held, and returns once that request is on the
+    /// wire; `answerHeldConnect` releases it. For rows about what happens while a connect is in progress.
+    static func connectHeld(_ harness: MatrixHarness, _ ledger: BlockLedger, id: String) async throws -> FakeTransport {
+        let transport = try #require(harness.transport)
+        harness.hold("/time/")
+        let (success, failure) = ledger.connect(id)
+        harness.client.connectWithSuccessBlock(success, errorBlock: failure)
+        try await transport.waitForRequest(containing: "/time/")
+        return transport
+    }
+
+    /// Answers the connect attempt `connectHeld` holds, and lets later Time requests through.
+    static func answerHeldConnect(_ harness: MatrixHarness, _ transport: FakeTransport) {
+        harness.unhold("/time/")
+        transport.answerHeld(containing: "/time/", status: 200, body: "[17000000000000000]")
+    }
+
     /// Subscribes (with presence event) and waits until the long-poll after the handshake is on its way; returns
     /// that long-poll's index in the traffic log (in the fake transport's list on the in-memory transport).
     @discardableResult
