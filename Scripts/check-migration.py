@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MIGRATION = ROOT / "MIGRATION.md"
 SPEC = ROOT / "docs" / "API-3.4.md"
 PACKAGE_MODULES = {"PubNubLegacy", "PNObservation", "LocalOrigin"}
-# Header names of the API-3.4.md section-2 columns that hold 3.4 names.
+# Header names of the docs/API-3.4.md section-2 columns that hold 3.4 names.
 SPEC_NAME_COLUMNS = {
     "ObjC selector",
     "ObjC",
@@ -282,7 +282,7 @@ def migration_tables(text):
 
 
 def spec_names(text):
-    """{section: [3.4 names]} from the tables of API-3.4.md section 2."""
+    """{section: [3.4 names]} from the tables of docs/API-3.4.md section 2."""
     names = {}
     for line, section, _, header, rows in read_tables(text):
         if not section.startswith("2."):

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import LocalOrigin
 
-/// `LegacyDemo origin`: runs an embedded PubNub-compatible origin until SIGINT or SIGTERM (DESIGN.md §9), with
+/// `LegacyDemo origin`: runs an embedded PubNub-compatible origin until SIGINT or SIGTERM (docs/DESIGN.md §9), with
 /// faults injected from the command line and, with `--control-stdin`, from standard input while it runs.
 ///
 /// The first line on stdout is exactly `listening on HOST:PORT`, so scripts and tests can start it with

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An embedded PubNub-compatible origin: an HTTP/1.1 server on a loopback port that answers the PubNub REST
-/// protocol (PROTOCOL.md §3) for the 3.4 forms (v1 subscribe, JSONP callbacks) and the current SDKs' forms alike.
+/// protocol (docs/PROTOCOL.md §3) for the 3.4 forms (v1 subscribe, JSONP callbacks) and the current SDKs' forms alike.
 ///
 /// Start one with `LocalOrigin.start()`, point a client's `origin` setting at `address`, and `stop()` it when done.
 /// Everything lives in memory and is bounded by the configuration; nothing is ever pushed to a device.

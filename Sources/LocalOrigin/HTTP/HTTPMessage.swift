@@ -3,7 +3,7 @@
 // `HTTPResponseSink`; the handler answers through the sink exactly once, now or later (long-polls park the sink).
 
 /// One parsed HTTP/1.1 request. The request-target is kept raw (undecoded): PubNub paths must be split before
-/// they are percent-decoded (PROTOCOL.md §1.5).
+/// they are percent-decoded (docs/PROTOCOL.md §1.5).
 public struct HTTPRequest: Sendable {
     /// The method token as sent, e.g. `GET`.
     public var method: String
@@ -44,7 +44,7 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     /// Extra header fields, written in this order after the status line.
     public var headers: [(name: String, value: String)]
-    /// The body; PubNub answers are never empty (PROTOCOL.md §1.2).
+    /// The body; PubNub answers are never empty (docs/PROTOCOL.md §1.2).
     public var body: [UInt8]
 
     /// Creates a response with `status`, `headers` and `body`.

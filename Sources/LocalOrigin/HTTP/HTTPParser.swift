@@ -1,7 +1,7 @@
 // An incremental HTTP/1.1 request parser over raw bytes. No I/O: the connection feeds it the unconsumed bytes of
 // its input (always starting at the first byte of the request being parsed) and the parser resumes where it
 // stopped, so byte-by-byte input costs no rescanning. Every byte is validated as it arrives, so input that can no
-// longer become a valid request is rejected at once instead of waiting for a line end (PROTOCOL.md §3 item 4).
+// longer become a valid request is rejected at once instead of waiting for a line end (docs/PROTOCOL.md §3 item 4).
 
 /// A framing error: the status and message of the JSON answer sent before the connection is closed.
 struct HTTPParseError: Error, Equatable, Sendable {

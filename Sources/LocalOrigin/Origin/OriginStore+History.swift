@@ -1,4 +1,4 @@
-// History (PROTOCOL.md §2.10, EDGE CASE 5). `start` is exclusive, `end` inclusive, in either order:
+// History (docs/PROTOCOL.md §2.10, EDGE CASE 5). `start` is exclusive, `end` inclusive, in either order:
 // only `start` → older than start; only `end` → end and newer; both → between them. Messages inside an answer are
 // always oldest first; `count`/`max` pick which end of the range (see `HistoryQuery`).
 

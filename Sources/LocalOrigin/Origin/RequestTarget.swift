@@ -1,4 +1,4 @@
-// PROTOCOL.md §1.5 "Server decoding rules": split the raw target first, decode each element afterwards, because
+// docs/PROTOCOL.md §1.5 "Server decoding rules": split the raw target first, decode each element afterwards, because
 // channel names and messages may contain `%2F` and `%2C`; `+` stays a plus (clients never mean a space by it);
 // a second `?` separates parameters too (3.4.2's push requests append `?auth=` after `&uuid=`).
 

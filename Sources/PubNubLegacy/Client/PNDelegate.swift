@@ -1,6 +1,6 @@
 import Foundation
 
-/// The 3.4 `PNDelegate` protocol (spec/API-3.4.md §2.3): 39 callbacks, all optional.
+/// The 3.4 `PNDelegate` protocol (docs/API-3.4.md §2.3): 39 callbacks, all optional.
 ///
 /// Every method is a requirement with a default implementation in the extension below, so a conforming class
 /// implements only the callbacks it needs and those are dispatched dynamically. The client holds its delegate
@@ -8,7 +8,7 @@ import Foundation
 /// first among the listeners of each event: delegate, observation center, notification, then the completion block.
 ///
 /// "Gated" callbacks are made only while the client is connected or recovering from a network loss
-/// (spec/API-3.4.md §1.3); their completion blocks are called in every state.
+/// (docs/API-3.4.md §1.3); their completion blocks are called in every state.
 public protocol PNDelegate: AnyObject {
     /// A configuration error (code 100, from `setConfiguration`/`setupWithConfiguration` or `connect`), a message-
     /// count-exceeded report (`kPNRequestMessageCountExceededError`), or a decryption-failure report: right after a
@@ -78,7 +78,8 @@ public protocol PNDelegate: AnyObject {
     /// Push notifications were disabled for the device on these channels. Gated.
     func pubnubClient(_ client: PubNub, didDisablePushNotificationsOnChannels: [PNChannel])
 
-    /// Disabling push notifications failed (routed here, not to the enable callback as 3.4 did: DESIGN.md D4). Gated.
+    /// Disabling push notifications failed (routed here, not to the enable callback as 3.4 did: docs/DESIGN.md D4).
+    /// Gated.
     func pubnubClient(_ client: PubNub, pushNotificationDisableDidFailWithError: PNError)
 
     /// The device was removed from push notifications on all channels. Gated.

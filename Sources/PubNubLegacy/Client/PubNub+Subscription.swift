@@ -1,9 +1,11 @@
 import Foundation
 
-// Subscription: spec/API-3.4.md §2.1.2, #11–#28. Every variant without `withPresenceEvent` uses YES.
+// Subscription: docs/API-3.4.md §2.1.2, `+subscribedChannels` …
+// `+unsubscribeFromChannels:withPresenceEvent:andCompletionHandlingBlock:`. Every variant without `withPresenceEvent`
+// uses YES.
 
 extension PubNub {
-    // MARK: - Getters (#11, #12)
+    // MARK: - Getters (`+subscribedChannels`, `+isSubscribedOnChannel:`)
 
     /// The shared client's subscribed channels; see the instance method.
     public static func subscribedChannels() -> [PNChannel] {
@@ -27,7 +29,7 @@ extension PubNub {
         return snapshot.connected && snapshot.subscribed.contains(channel.name)
     }
 
-    // MARK: - Subscribe (#13–#20)
+    // MARK: - Subscribe (`+subscribeOnChannels:withPresenceEvent:andCompletionHandlingBlock:` and its variants)
 
     /// Subscribes the shared client to one channel; see `subscribeOnChannels(_:withPresenceEvent:andCompletionHandlingBlock:)`.
     public static func subscribeOnChannel(_ channel: PNChannel) {
@@ -170,7 +172,7 @@ extension PubNub {
         }
     }
 
-    // MARK: - Unsubscribe (#21–#28)
+    // MARK: - Unsubscribe (`+unsubscribeFromChannels:withPresenceEvent:andCompletionHandlingBlock:` and its variants)
 
     /// Unsubscribes the shared client from one channel with a presence event.
     public static func unsubscribeFromChannel(_ channel: PNChannel) {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The PubNub 3.4 client: the facade that ported code calls as `PubNub.connect()`,
-/// `PubNub.sendMessage(_:toChannel:)` and so on, plus instances for several clients in one process (DESIGN.md §3).
+/// `PubNub.sendMessage(_:toChannel:)` and so on, plus instances for several clients in one process (docs/DESIGN.md §3).
 ///
 /// Every static method forwards to `sharedInstance()`; the same method on an instance drives that instance.
 /// Calls may be made from any thread. They never call back before returning: every outcome — delegate call,
@@ -93,7 +93,7 @@ public final class PubNub: @unchecked Sendable {
         self.engine.snapshot.current.origin
     }
 
-    // MARK: - Shared instance (#1, #2)
+    // MARK: - Shared instance (`+sharedInstance`, `+resetClient`)
 
     /// The process-wide client the static methods drive, created on first use without configuration.
     public static func sharedInstance() -> PubNub {
@@ -125,7 +125,7 @@ public final class PubNub: @unchecked Sendable {
         PNChannel.purgeChannelsCache()
     }
 
-    // MARK: - Lifecycle (#3–#10, #70)
+    // MARK: - Lifecycle (`+connect` … `+clientIdentifier`, `-isConnected`)
 
     /// Connects to the configured origin (3.4 `+connect`); same as `connectWithSuccessBlock(nil, errorBlock: nil)`.
     public static func connect() {

@@ -1,7 +1,7 @@
 import Foundation
 
 // Connect, disconnect, emulated reachability, network loss and recovery, configuration changes and the client
-// identifier (BEHAVIOR §2). The decisions come from `ConnectionStateMachine`; this file carries them out.
+// identifier (docs/BEHAVIOR.md §2). The decisions come from `ConnectionStateMachine`; this file carries them out.
 
 /// The operation that carries the current connect attempt: a user `connect` (with its blocks), an automatic
 /// connect once the network is back, a reconnect after a loss, or a hard reset.
@@ -76,7 +76,7 @@ extension ClientEngine {
 
     // MARK: - Client identifier
 
-    /// `setClientIdentifier`: stores the identifier, or runs the soft reset while subscribed (BEHAVIOR §2.10).
+    /// `setClientIdentifier`: stores the identifier, or runs the soft reset while subscribed (docs/BEHAVIOR.md §2.10).
     func setClientIdentifier(_ identifier: String?) {
         let new = identifier ?? PNUniqueIdentifier()
         guard new != self.uuid else { return }
@@ -105,7 +105,7 @@ extension ClientEngine {
                 self.finish(operation)
             }
             // The leave carries the old uuid only after the long-poll it cancels has ended (it could re-join the
-            // old uuid otherwise); the handshake with the new uuid follows the leave (BEHAVIOR §2.10).
+            // old uuid otherwise); the handshake with the new uuid follows the leave (docs/BEHAVIOR.md §2.10).
             self.sendLeave(removed, after: replaced) {
                 guard !operation.finished else { return }
                 self.emit(.didUnsubscribe(base))
@@ -181,7 +181,8 @@ extension ClientEngine {
                 if self.connectionWork != nil {
                     self.beginConnectAttempt()
                 } else {
-                    // An automatic connect takes the operation lock like a user call (BEHAVIOR §1.2 queue jump).
+                    // An automatic connect takes the operation lock like a user call (docs/BEHAVIOR.md §1.2 queue
+                    // jump).
                     self.submit("automatic connect", atHead: true) { operation in
                         guard self.connection.state == .connecting else {
                             self.finish(operation)
@@ -248,7 +249,8 @@ extension ClientEngine {
                 return
             case .failure(.tls):
                 if let lower = self.lowerSecurityLevel() {
-                    // BEHAVIOR §2.8: each rung is a silent retry; only the configuration allows it (DESIGN A12).
+                    // docs/BEHAVIOR.md §2.8: each rung is a silent retry; only the configuration allows it
+                    // (docs/DESIGN.md A12).
                     PNLog(
                         .PNLogConnectionLayerErrorLevel,
                         self,
@@ -336,7 +338,7 @@ extension ClientEngine {
 
     // MARK: - Restore
 
-    /// After a reconnect or hard reset: restore the channels (BEHAVIOR §2.7 steps 6–8).
+    /// After a reconnect or hard reset: restore the channels (docs/BEHAVIOR.md §2.7 steps 6–8).
     private func restoreSubscription() {
         guard !self.loop.machine.channels.isEmpty, let settings = self.settings else {
             self.endConnectionWork()
@@ -395,7 +397,7 @@ extension ClientEngine {
 
     // MARK: - Disconnect
 
-    /// User `disconnect` (BEHAVIOR §2.6): no leave; in-flight work fails with 105; did-disconnect exactly once;
+    /// User `disconnect` (docs/BEHAVIOR.md §2.6): no leave; in-flight work fails with 105; did-disconnect exactly once;
     /// deferred calls replay afterwards (and fail their pre-flight with 105).
     func disconnect() {
         let hadConnection = self.connection.disconnectRequested()

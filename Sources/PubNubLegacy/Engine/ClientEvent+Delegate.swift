@@ -1,6 +1,6 @@
 import Foundation
 
-// The delegate adapter: which `PNDelegate` method each event calls, with which arguments (spec/API-3.4.md §3.2).
+// The delegate adapter: which `PNDelegate` method each event calls, with which arguments (docs/API-3.4.md §3.2).
 
 extension ClientEvent {
     /// Calls the delegate method of this event. Runs on the delivery queue.

@@ -3,10 +3,10 @@ import Foundation
 /// The process-wide channel cache shared by `PNChannel` and `PNChannelPresence`, keyed by exact name.
 private let channelsCache = Locked<[String: PNChannel]>([:])
 
-/// A PubNub channel (3.4's `PNChannel`, spec/API-3.4.md §2.8).
+/// A PubNub channel (3.4's `PNChannel`, docs/API-3.4.md §2.8).
 ///
 /// There is one cached instance per exact (case-sensitive) name: `channelWithName(_:)` returns it, creating it on
-/// first use. Unlike 3.4, channels compare and hash by name (DESIGN.md §3), so an instance obtained after
+/// first use. Unlike 3.4, channels compare and hash by name (docs/DESIGN.md §3), so an instance obtained after
 /// `purgeChannelsCache()` still equals one obtained before it, and sets of channels behave as 3.x code expects.
 /// The instance also carries what the client last learnt about the channel: the last subscribe time token and
 /// presence information. All members may be used from any thread.
@@ -108,7 +108,7 @@ public class PNChannel: Hashable, CustomStringConvertible, @unchecked Sendable {
 
     /// The error every operation reports for this channel's name before sending anything, or nil when the name
     /// is usable: empty names and names containing `,` (the separator of channel lists) or `/` (a path separator)
-    /// are refused with `kPNRestrictedCharacterInChannelNameError` (DESIGN.md §3). The channel is the error's
+    /// are refused with `kPNRestrictedCharacterInChannelNameError` (docs/DESIGN.md §3). The channel is the error's
     /// associated object.
     public func validationError() -> PNError? {
         let problem: String
@@ -199,7 +199,7 @@ public class PNChannel: Hashable, CustomStringConvertible, @unchecked Sendable {
 
     // MARK: - Equality
 
-    /// Channels are equal when their names are (DESIGN.md §3).
+    /// Channels are equal when their names are (docs/DESIGN.md §3).
     public static func == (lhs: PNChannel, rhs: PNChannel) -> Bool {
         lhs.name == rhs.name
     }

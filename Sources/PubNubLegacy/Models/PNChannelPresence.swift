@@ -1,5 +1,5 @@
 /// The `-pnpres` companion of a channel, on which the origin delivers that channel's presence events
-/// (3.4's `PNChannelPresence`, spec/API-3.4.md §2.8). Cached with the channels, by its full name.
+/// (3.4's `PNChannelPresence`, docs/API-3.4.md §2.8). Cached with the channels, by its full name.
 public final class PNChannelPresence: PNChannel, @unchecked Sendable {
     // @unchecked: adds no stored state to `PNChannel`, whose state is behind its lock box.
 

@@ -1,8 +1,8 @@
-// The compile-time defaults of 3.4's `PNDefaultConfiguration.h` (spec/API-3.4.md §2.7.1), as constants with the
-// 3.4 names. Two differ from 3.4 on purpose (DESIGN.md §5, A12): the TLS downgrade settings default to NO, so a
+// The compile-time defaults of 3.4's `PNDefaultConfiguration.h` (docs/API-3.4.md §2.7.1), as constants with the
+// 3.4 names. Two differ from 3.4 on purpose (docs/DESIGN.md §5, A12): the TLS downgrade settings default to NO, so a
 // TLS failure is reported instead of silently falling back to plain HTTP. And since 3.4's platform hosts
 // (`ios.pubnub.com`, `macos.pubnub.com`) name no platform on Linux, the default origin is `pubsub.pubnub.com`
-// everywhere (DESIGN.md §3).
+// everywhere (docs/DESIGN.md §3).
 
 import Foundation
 

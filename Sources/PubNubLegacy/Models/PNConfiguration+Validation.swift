@@ -1,4 +1,4 @@
-// The rules 3.4 applied to configurations (spec/API-3.4.md §2.7.4): validity, whether a new configuration needs
+// The rules 3.4 applied to configurations (docs/API-3.4.md §2.7.4): validity, whether a new configuration needs
 // a reconnect, and the description. Plus the origin's optional port, which 3.4 did not support.
 
 import Foundation

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The settings of a PubNub client (3.4's `PNConfiguration`, spec/API-3.4.md §2.7), with the 4.x names as
-/// aliases and the 4.x and layer settings 3.4 lacked (DESIGN.md §3).
+/// The settings of a PubNub client (3.4's `PNConfiguration`, docs/API-3.4.md §2.7), with the 4.x names as
+/// aliases and the 4.x and layer settings 3.4 lacked (docs/DESIGN.md §3).
 ///
 /// A reference type as in 3.4, safe to read and change from any thread. The client takes a `copy()` when it is
 /// given a configuration (`setConfiguration`, `setupWithConfiguration`), so changing an instance afterwards does
@@ -56,7 +56,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
     }
 
     /// On when the package is built with the `CRYPTO_BACKWARD_COMPATIBILITY_MODE` condition, 3.4's compile switch
-    /// for the 3.3 cipher scheme (spec/CRYPTO.md §2).
+    /// for the 3.3 cipher scheme (docs/CRYPTO.md §2).
     static var cryptoBackwardCompatibilityModeDefault: Bool {
         #if CRYPTO_BACKWARD_COMPATIBILITY_MODE
         return true
@@ -320,7 +320,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
     /// and both fallback flags) stays applied; a configuration that changes any of them starts with TLS again.
     /// The fallback is silent: the connect reports exactly the events of a normal connect.
     /// With NO, the TLS failure is reported instead (`connectionDidFailWithError:`, category `.tlsFailure`) and no
-    /// plain-HTTP request is ever sent. Default NO in this package (3.4: YES, DESIGN.md A12).
+    /// plain-HTTP request is ever sent. Default NO in this package (3.4: YES, docs/DESIGN.md A12).
     /// 3.4 getter: `canIgnoreSecureConnectionRequirement`.
     public var ignoreSecureConnectionRequirement: Bool {
         get { self.settings.withLock { $0.ignoreSecureConnectionRequirement } }
@@ -334,7 +334,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
     /// FoundationNetworking (libcurl) never delivers that challenge and offers no way to skip validation, so this
     /// setting has no effect: the ladder goes straight to `ignoreSecureConnectionRequirement`, and with that NO
     /// the certificate failure is reported (category `.tlsFailure`). Default NO in this package (3.4: YES,
-    /// DESIGN.md A12). 3.4 getter: `shouldReduceSecurityLevelOnError`.
+    /// docs/DESIGN.md A12). 3.4 getter: `shouldReduceSecurityLevelOnError`.
     public var reduceSecurityLevelOnError: Bool {
         get { self.settings.withLock { $0.reduceSecurityLevelOnError } }
         set { self.settings.withLock { $0.reduceSecurityLevelOnError = newValue } }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A PubNub time token and the date it stands for (3.4's `PNDate`, spec/API-3.4.md §2.9).
+/// A PubNub time token and the date it stands for (3.4's `PNDate`, docs/API-3.4.md §2.9).
 ///
 /// The token is kept exactly, as an unsigned 64-bit integer; the `date` is derived from it on each access by
 /// 3.4's rule (tokens above `Int32.max` are 100 ns units, smaller ones Unix seconds; whole seconds either way).

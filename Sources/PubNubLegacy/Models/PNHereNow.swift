@@ -1,4 +1,4 @@
-/// The answer to a here-now request: who is on a channel (3.4's `PNHereNow`, spec/API-3.4.md §2.12).
+/// The answer to a here-now request: who is on a channel (3.4's `PNHereNow`, docs/API-3.4.md §2.12).
 /// Created by the client; immutable.
 public final class PNHereNow: CustomStringConvertible, Sendable {
     /// The uuids on the channel (the origin's `uuids`).

@@ -1,6 +1,6 @@
-// The public helper functions of 3.4's `PNMacro.h` (spec/API-3.4.md §2.15), under their 3.4 names, plus the
+// The public helper functions of 3.4's `PNMacro.h` (docs/API-3.4.md §2.15), under their 3.4 names, plus the
 // `UInt64` forms the package uses internally. Time tokens are unsigned 64-bit counts of 100 ns since 1970 and
-// never pass through `Double` (DESIGN.md §6); only the conversion to a `Date` does.
+// never pass through `Double` (docs/DESIGN.md §6); only the conversion to a `Date` does.
 
 import Foundation
 

@@ -1,4 +1,4 @@
-/// One page of a channel's message history (3.4's `PNMessagesHistory`, spec/API-3.4.md §2.13). Created by the
+/// One page of a channel's message history (3.4's `PNMessagesHistory`, docs/API-3.4.md §2.13). Created by the
 /// client; immutable.
 public final class PNMessagesHistory: CustomStringConvertible, Sendable {
     /// The time token of the page's first message, as the origin reported it.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A presence event: a uuid joined, left or timed out on a channel (3.4's `PNPresenceEvent`,
-/// spec/API-3.4.md §2.11). Created by the client from the objects the origin delivers on `-pnpres` channels.
+/// docs/API-3.4.md §2.11). Created by the client from the objects the origin delivers on `-pnpres` channels.
 public final class PNPresenceEvent: CustomStringConvertible, @unchecked Sendable {
     // @unchecked: every field is a `let` except the weak channel reference, which lives in the `channelBox` lock.
 

@@ -1,10 +1,10 @@
 import Foundation
 
-// The wire forms of DESIGN.md §6 / PROTOCOL.md §2 as the current SDKs send them: `/time/0`, publish, v2
+// The wire forms of docs/DESIGN.md §6 / docs/PROTOCOL.md §2 as the current SDKs send them: `/time/0`, publish, v2
 // subscribe with `tt`/`tr`, v2 presence, v2 history and v1 push. Plain JSON (no JSONP callbacks). Building a
 // request is pure: the same endpoint and context always give the same URL, so tests check it as text.
 
-/// The values every request needs from the configuration, captured when the request is built (BEHAVIOR §2.4:
+/// The values every request needs from the configuration, captured when the request is built (docs/BEHAVIOR.md §2.4:
 /// a configuration change applies to the next request, never to one already built).
 struct EndpointContext: Sendable, Equatable {
     /// Host, optionally with `:port` (`127.0.0.1:8090`).
@@ -48,7 +48,7 @@ enum Endpoint: Sendable, Equatable {
         case post
     }
 
-    /// The `pnsdk` value (PROTOCOL.md §1.6), already escaped.
+    /// The `pnsdk` value (docs/PROTOCOL.md §1.6), already escaped.
     static let sdkName = "PubNubLegacy-Swift%2F3.4"
 
     /// The method, the path-and-query string (escaped, starting with `/`) and the body.

@@ -1,5 +1,5 @@
 // Escaping for every value the client puts into a URL: channel names, messages, uuid, auth key, query values.
-// PROTOCOL.md §1.5 / §4: only `A-Z a-z 0-9 - _ . ~` stay literal; everything else becomes `%XX` of its UTF-8
+// docs/PROTOCOL.md §1.5 / §4: only `A-Z a-z 0-9 - _ . ~` stay literal; everything else becomes `%XX` of its UTF-8
 // bytes with uppercase hex. That is stricter than 3.4.2 (which left `'` literal and did not escape uuid/auth),
 // so `,` `/` `?` `&` `+` `%` and spaces always round-trip through the origin's split-then-decode rule.
 

@@ -3,8 +3,8 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// Network loss, recovery and restore (BEHAVIOR §2.7, S-21, S-22, S-23, S-26, S-27, S-53) on the in-memory origin,
-/// whose network the test switches off and on. Probes run every 0.2 s here instead of 10 s.
+/// Network loss, recovery and restore (docs/BEHAVIOR.md §2.7, S-21, S-22, S-23, S-26, S-27, S-53) on the in-memory
+/// origin, whose network the test switches off and on. Probes run every 0.2 s here instead of 10 s.
 @Suite struct ClientEngineConnectionTests {
     static func connected(_ recorder: EventRecorder, _ transport: FakeTransport) async throws -> PubNub {
         let client = PubNub.testing(

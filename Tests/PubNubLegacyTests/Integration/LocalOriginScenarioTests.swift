@@ -4,7 +4,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// BEHAVIOR §9 scenarios that need no injected network fault, end to end against LocalOrigin.
+/// docs/BEHAVIOR.md §9 scenarios that need no injected network fault, end to end against LocalOrigin.
 @Suite struct LocalOriginScenarioTests {
     typealias Client = LocalOriginClientTests
 

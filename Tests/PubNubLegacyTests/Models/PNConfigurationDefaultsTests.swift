@@ -2,8 +2,8 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// The constants of 3.4's `PNDefaultConfiguration.h` (spec/API-3.4.md §2.7.1), with this package's two security
-/// changes and its default origin (DESIGN.md §3, §5).
+/// The constants of 3.4's `PNDefaultConfiguration.h` (docs/API-3.4.md §2.7.1), with this package's two security
+/// changes and its default origin (docs/DESIGN.md §3, §5).
 @Suite struct PNConfigurationDefaultsTests {
     @Test func constantsHaveTheirValues() {
         #expect(kPNOriginHost == "pubsub.pubnub.com")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-// BEHAVIOR §9 "Connect and configuration": S-01 … S-07, S-14, S-15 (S-08 … S-13 need network or TLS faults and
+// docs/BEHAVIOR.md §9 "Connect and configuration": S-01 … S-07, S-14, S-15 (S-08 … S-13 need network or TLS faults and
 // are tested with them).
 
 extension ScenarioTests {
@@ -112,7 +112,8 @@ extension ScenarioTests {
     @Test("S-05: connect while connecting fails with 101; the first connect completes and a publish waits for it")
     func s05ConnectWhileConnecting() async throws {
         // Engine timing: the fake transport holds the connect attempt until the test answers it. The second connect
-        // was called after the publish, so (calls start in call order, BEHAVIOR §1.2) its 101 follows the publish.
+        // was called after the publish, so (calls start in call order, docs/BEHAVIOR.md §1.2) its 101 follows the
+        // publish.
         let harness = try MatrixHarness(.fake)
         defer { harness.stop() }
         let ledger = BlockLedger(harness.recorder)
@@ -159,7 +160,8 @@ extension ScenarioTests {
         let longPoll = try #require(targets.firstIndex { $0.hasPrefix("/v2/subscribe/") && !$0.contains("tt=0") })
         let publish = try #require(targets.firstIndex { $0.hasPrefix("/publish/") })
         let time = try #require(targets.lastIndex { $0.hasPrefix("/time/") })
-        // didSubscribe is emitted when the long-poll after the handshake is issued (§3.2), so the publish follows it.
+        // didSubscribe is emitted when the long-poll after the handshake is issued (docs/BEHAVIOR.md §3.2), so the
+        // publish follows it.
         #expect(handshake < longPoll)
         #expect(longPoll < publish)
         #expect(publish < time)
@@ -189,7 +191,7 @@ extension ScenarioTests {
     @Test("S-07: with the network down and a failed probe the same publish fails with 104")
     func s07CallsWhileOfflineFailWith104() async throws {
         // The "black-holed switch" is the fake transport's network switch; the probe is the emulated reachability
-        // check of BEHAVIOR §2.2, run at once instead of waiting for its 10 s interval.
+        // check of docs/BEHAVIOR.md §2.2, run at once instead of waiting for its 10 s interval.
         let harness = try MatrixHarness(.fake)
         defer { harness.stop() }
         let transport = try #require(harness.transport)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-// BEHAVIOR §9 "Disconnect": S-16 … S-18 (S-19 needs a network loss and is tested with the network faults).
+// docs/BEHAVIOR.md §9 "Disconnect": S-16 … S-18 (S-19 needs a network loss and is tested with the network faults).
 
 extension ScenarioTests {
     @Test("S-16: user disconnect sends no leave, closes the long-poll, emits did-disconnect once and forgets channels")
@@ -43,7 +43,8 @@ extension ScenarioTests {
     @Test("S-17: disconnect fails the request in flight and the deferred publish with 105, each block once")
     func s17DisconnectFailsPendingWork() async throws {
         // Engine timing: the fake transport holds the history request so it is in flight at the disconnect. While
-        // Disconnecting and after it the gate is closed (BEHAVIOR §1.3), so both failures reach the blocks only.
+        // Disconnecting and after it the gate is closed (docs/BEHAVIOR.md §1.3), so both failures reach the blocks
+        // only.
         let harness = try MatrixHarness(.fake)
         defer { harness.stop() }
         let transport = try #require(harness.transport)
