@@ -289,7 +289,7 @@ def spec_names(text):
             continue
         columns = [index for index, title in enumerate(header) if title in SPEC_NAME_COLUMNS]
         if not columns:
-            raise CheckError(f"API-3.4.md:{line}: table in §{section} has no known name column ({header})")
+            raise CheckError(f"docs/API-3.4.md:{line}: table in §{section} has no known name column ({header})")
         for row in rows:
             for index in columns:
                 for span in code_spans(row[index] if index < len(row) else ""):
@@ -365,7 +365,7 @@ def main():
         reference = spec_names(SPEC.read_text(encoding="utf-8"))
         total = sum(len(names) for names in reference.values())
         uncovered = [
-            f"API-3.4.md §{section}: `{name}` is in no MIGRATION.md table marked spec={section}"
+            f"docs/API-3.4.md §{section}: `{name}` is in no MIGRATION.md table marked spec={section}"
             for section, names in reference.items()
             for name in names
             if name not in covered.get(section, set())
