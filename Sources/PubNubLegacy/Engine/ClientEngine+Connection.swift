@@ -175,7 +175,7 @@ extension ClientEngine {
     func perform(_ actions: [ConnectionStateMachine.Action]) {
         self.updateSnapshot()
         for action in actions {
-            PNLog(.PNLogConnectionLayerInfoLevel, self, "connection \(self.connection.state): \(action)")
+            PNLogger.log(.PNLogConnectionLayerInfoLevel, self, "connection \(self.connection.state): \(action)")
             switch action {
             case .beginConnectAttempt:
                 if self.connectionWork != nil {
@@ -249,7 +249,7 @@ extension ClientEngine {
             case .failure(.tls):
                 if let lower = self.lowerSecurityLevel() {
                     // BEHAVIOR §2.8: each rung is a silent retry; only the configuration allows it (DESIGN A12).
-                    PNLog(
+                    PNLogger.log(
                         .PNLogConnectionLayerErrorLevel,
                         self,
                         "TLS failed at \(self.securityLevel); retrying with \(lower)"

@@ -103,7 +103,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
             )
         )
         if host == kPNDefaultOriginHost {
-            PNLog(
+            PNLogger.log(
                 .PNLogGeneralLevel,
                 self,
                 "{WARN} Using the shared default origin \(host); set your own origin for production"
