@@ -79,7 +79,10 @@ extension ClientEngine {
     /// `setClientIdentifier`: stores the identifier, or runs the soft reset while subscribed (BEHAVIOR §2.10).
     func setClientIdentifier(_ identifier: String?) {
         let new = identifier ?? PNUniqueIdentifier()
-        guard new != self.uuid else { return }
+        guard new != self.uuid else {
+            self.updateSnapshot()
+            return
+        }
         guard self.connection.isConnected else {
             self.uuid = new
             self.updateSnapshot()
@@ -113,7 +116,7 @@ extension ClientEngine {
                 self.updateSnapshot()
                 self.subscriptionChanges[operation.id] = SubscriptionChange(
                     onSuccess: { [unowned self] in
-                        self.emit(.didSubscribe(base))
+                        self.emit(.didSubscribe(self.subscribedRegularChannels()))
                         self.finish(operation)
                     },
                     onFailure: { [unowned self] failure in
@@ -395,8 +398,27 @@ extension ClientEngine {
 
     // MARK: - Disconnect
 
-    /// User `disconnect` (BEHAVIOR §2.6): no leave; in-flight work fails with 105; did-disconnect exactly once;
-    /// deferred calls replay afterwards (and fail their pre-flight with 105).
+    /// `disconnect()`: an operation like the others, so it runs after every call made before it has completed —
+    /// `connect(); subscribeOnChannels([a]); disconnect()` connects, subscribes, then disconnects, as 3.4.2 queued
+    /// its disconnect behind the calls in progress (BEHAVIOR §1.2). Calls made after it fail with 105.
+    ///
+    /// One exception keeps a disconnect from waiting on an origin that does not answer: a connect (the user's or an
+    /// automatic one) whose first attempt already failed would hold the queue for up to 46 s of retries (3.4.2
+    /// waited until the network came back, forever when it did not). A disconnect ends it at once — its
+    /// `errorBlock` gets nil and `didDisconnectFromOrigin:` follows — and the calls queued meanwhile then fail
+    /// with 105.
+    func requestDisconnect() {
+        if self.connection.state == .connecting, self.connection.failedAttempts > 0, self.connectionWork != nil {
+            self.disconnect()
+        }
+        self.submit("disconnect") { operation in
+            self.disconnect()
+            self.finish(operation)
+        }
+    }
+
+    /// User `disconnect` when its turn comes (BEHAVIOR §2.6): no leave; anything still running fails with 105;
+    /// did-disconnect exactly once; calls queued behind it run afterwards (and fail their pre-flight with 105).
     func disconnect() {
         let hadConnection = self.connection.disconnectRequested()
         self.cancelConnectAttempt()

@@ -199,7 +199,9 @@ import Testing
         #expect(recorder.all(.block, "publish.2").count == 1)
     }
 
-    @Test func disconnectDeliversDidDisconnectOnceThenWaitingCallsFailWith105() async throws {
+    @Test func disconnectRunsAfterEarlierCallsThenLaterCallsFailWith105() async throws {
+        // 3.4.2 queued `+disconnect` behind the calls in progress (issue 13): the held publish and the time request
+        // queued behind it complete first; the disconnect comes next, once; calls made after it fail with 105.
         let recorder = EventRecorder()
         let transport = FakeTransport.origin { request in request.url.path.hasPrefix("/publish/") ? .hold : nil }
         let client = try await Self.connected(recorder, transport: transport)
@@ -209,13 +211,17 @@ import Testing
         client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time", error) }
         try await recorder.next(.block, "publish.0")
         client.disconnect()
-        let publish = try await recorder.next(.block, "publish.2")
-        #expect((publish.value as? PNError)?.code == kPNRequestExecutionFailedClientNotReadyError)
-        try await recorder.next(.delegate, "didDisconnect")
+        client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("afterDisconnect", error) }
+        #expect(client.isConnected())
+        try await transport.answerWhenHeld(containing: "/publish/", body: "[1,\"Sent\",\"1\"]")
+        try await recorder.next(.block, "publish.1")
         let time = try await recorder.next(.block, "time")
-        #expect(time.error?.code == kPNRequestExecutionFailedClientNotReadyError)
+        #expect(time.error == nil)
+        try await recorder.next(.delegate, "didDisconnect")
+        let after = try await recorder.next(.block, "afterDisconnect")
+        #expect(after.error?.code == kPNRequestExecutionFailedClientNotReadyError)
+        #expect(recorder.all(.block, "publish.2").isEmpty)
         #expect(recorder.all(.delegate, "didDisconnect").count == 1)
-        #expect(recorder.all(.delegate, "messageSendDidFail").isEmpty)
         #expect(!client.isConnected())
         client.disconnect()
         client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time2", error) }
