@@ -346,8 +346,8 @@ extension ClientEngine {
             return
         }
         self.dispatcher.ask({ client, delegate -> (Bool?, Bool?) in
-            let resubscribe = delegate?.shouldResubscribeOnConnectionRestore()?.boolValue
-            let catchUp = delegate?.shouldRestoreSubscriptionFromLastTimeToken()?.boolValue
+            let resubscribe = DelegateAnswers.resubscribe(delegate)
+            let catchUp = DelegateAnswers.catchUp(delegate)
             _ = client
             return (resubscribe, catchUp)
         }) { [weak self] (answer: (Bool?, Bool?)) in
@@ -383,7 +383,7 @@ extension ClientEngine {
         let configured = self.settings?.autoReconnectClient ?? true
         self.dispatcher.ask({ client, delegate -> Bool? in
             guard let client else { return nil }
-            return delegate?.shouldReconnectPubNubClient(client)?.boolValue
+            return DelegateAnswers.reconnect(delegate, client)
         }) { [weak self] (answer: Bool?) in
             guard let self else { return }
             self.queue.async {
