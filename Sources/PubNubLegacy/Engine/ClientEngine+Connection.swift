@@ -158,7 +158,14 @@ extension ClientEngine {
             }
             switch self.connection.connectRequested() {
             case .alreadyConnected:
-                blockOnly(kPNClientTriedConnectWhileConnectedError)
+                // As 3.4.2: `connectionDidFailWithError:` (101), its notification and the connection observers, then
+                // the block; the connection in place is not touched (3.4.2 released the running connect's lock).
+                let error = PNError(code: kPNClientTriedConnectWhileConnectedError)
+                self.emit(
+                    .connectionDidFail(error),
+                    completion: failure.map { box in DeliveryBlock { box.block(error) } }
+                )
+                self.finish(operation)
             case .noNetwork:
                 blockOnly(kPNClientConnectionFailedOnInternetFailureError)
                 self.scheduleProbe()
