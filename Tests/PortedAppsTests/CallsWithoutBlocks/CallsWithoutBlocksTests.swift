@@ -4,7 +4,7 @@ import PubNubLegacy
 import TestSupport
 import Testing
 
-/// The 3.4 "CallsWithoutBlocks" HOWTO app, ported by the rule: ten calls made in a row right after `connect`, no
+/// The 3.4 "CallsWithoutBlocks" HOWTO app, ported by the rule: eight calls made in a row right after `connect`, no
 /// blocks, results through the delegate only. 3.4 ran them one after the other in call order; so must the port.
 @Suite(.serialized, .sharedProcessState) @MainActor struct CallsWithoutBlocksTests {
     @Test func theBurstOfCallsRunsInCallOrderAndTheDelegateLogsWhatArrives() async throws {
