@@ -34,10 +34,11 @@ public protocol PNDelegate: AnyObject {
     func pubnubClient(_ client: PubNub, willDisconnectWithError: PNError)
 
     /// A connection attempt failed for good (after its retries), e.g. code 102 when the origin cannot be reached, or a
-    /// TLS failure. Not gated.
+    /// TLS failure; or `connect` was called while connected or connecting (101, as in 3.4.2). Not gated.
     func pubnubClient(_ client: PubNub, connectionDidFailWithError: PNError)
 
-    /// A subscribe call completed; the channels are exactly the regular channels named in the call. Gated.
+    /// A subscribe call completed; the channels are every regular channel subscribed now, the call's and the earlier
+    /// ones, in subscription order (as 3.4.2 reported them). Gated.
     func pubnubClient(_ client: PubNub, didSubscribeOnChannels: [PNChannel])
 
     /// After a reconnect or a hard reset the client is about to re-subscribe these channels. Not gated.

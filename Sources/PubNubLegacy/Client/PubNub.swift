@@ -149,11 +149,14 @@ public final class PubNub: @unchecked Sendable {
     ///
     /// `willConnectToOrigin:` and `didConnectToOrigin:` follow; `success` gets the origin after the latter. Without
     /// a valid configuration `errorBlock` gets 100 (also reported through `pubnubClient(_:error:)`); while
-    /// connected or connecting it gets 101 only. An attempt that fails after its retries (10 s each, 3 retries
+    /// connected or connecting, 101 goes to `connectionDidFailWithError:`, the connection observers, the
+    /// notification and `errorBlock`, as in 3.4.2, and the connection in place is left alone. Calls run in call
+    /// order, so a connect made while another runs is answered once that one finished. An attempt that fails after
+    /// its retries (10 s each, 3 retries
     /// 2 s apart) reports `connectionDidFailWithError:` and `errorBlock` (102 when the origin cannot be reached, or
     /// the TLS error). While the origin is known to be unreachable, `errorBlock` gets 102 at once and the client
-    /// connects on its own when a probe (every 10 s) finds the origin again. A user `disconnect()` before the
-    /// connect finishes calls `errorBlock(nil)`. Each block is called at most once, on the delivery queue.
+    /// connects on its own when a probe (every 10 s) finds the origin again. A `disconnect()` made while the connect
+    /// is retrying ends it and calls `errorBlock(nil)`. Each block is called at most once, on the delivery queue.
     public func connectWithSuccessBlock(
         _ success: PNClientConnectionSuccessBlock?,
         errorBlock: PNClientConnectionFailureBlock?
