@@ -9,9 +9,12 @@ import Testing
 @Suite(.serialized, .sharedProcessState) @MainActor struct CallsWithoutBlocksTests {
     @Test func theBurstOfCallsRunsInCallOrderAndTheDelegateLogsWhatArrives() async throws {
         let environment = try PortedAppEnvironment()
-        defer { environment.tearDown() }
         Console.lines.set([])
         PNViewController.origin = environment.origin.address
+        defer {
+            PNViewController.origin = "pubsub.pubnub.com"
+            environment.tearDown()
+        }
         let app = PNAppDelegate()
         #expect(app.application(UIApplication(), didFinishLaunchingWithOptions: nil))
         app.viewController.viewDidLoad()
@@ -48,6 +51,5 @@ import Testing
 
         // Five seconds later, the second here-now.
         try await Console.waitFor("the second here-now", count: 2, within: 15) { $0 == "hereNow! ping_3" }
-        PNViewController.origin = "pubsub.pubnub.com"
     }
 }
