@@ -36,6 +36,8 @@ import Testing
         try await Self.withApp { app, log, environment in
             let origin = environment.origin.address
             Self.launch(app)
+            // The history (after the message came back) and the here-now (2 s after subscribing) are independent.
+            try await log.waitForLine(startingWith: "> {", within: 20)
             try await log.waitForLine(startingWith: "Received list of participants on channel (", within: 20)
             let lines = log.all
             func index(_ prefix: String) throws -> Int {
