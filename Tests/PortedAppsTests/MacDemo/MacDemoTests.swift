@@ -129,6 +129,7 @@ import Testing
         try await Self.withApp { app, log, environment in
             Self.launch(app)
             environment.probeSharedClient(every: 0.5)
+            try await log.waitForLine(startingWith: "> {", within: 20)
             try await log.waitForLine(startingWith: "Received list of participants on channel (", within: 20)
             var mark = log.all.count
             try environment.origin.inject(.refuseConnections(dropExisting: true))
