@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
 
-/// The only suite that changes the logger's process-wide switches and sink; each test puts them back.
-@Suite(.serialized) struct PNLoggerTests {
+/// The suite of this target that changes the logger's process-wide switches and sink; each test puts them back. It
+/// holds the process-wide lock while it runs, as the ported apps (which log through `PNLog`) do.
+@Suite(.serialized, .sharedProcessState) struct PNLoggerTests {
     /// Collects lines that carry `marker`, so lines other suites log meanwhile do not disturb the assertions.
     final class Recorder: Sendable {
         let marker = "marker-\(UUID().uuidString)"
@@ -119,6 +121,24 @@ import Testing
         #expect(lines.first?.hasPrefix("PNChannel (0x") == true)
         #expect(lines.first?.hasSuffix(") {WARN}\(recorder.marker) slow") == true)
         #expect(lines.last == "\(recorder.marker) plain")
+    }
+
+    @Test func portedCallsFormatTheirArgumentsAsThreeFourDid() {
+        // The spelling 3.x apps use (issue 13, item 1): unqualified level, `self`, a format and its arguments.
+        defer { Self.restoreDefaults() }
+        let recorder = Recorder()
+        PNLogger.setSink(recorder.sink)
+        PNLOG_GENERAL_LOGGING_ENABLED = true
+        let sender = PNChannel(name: "app")
+        let origin: String? = "127.0.0.1:8090"
+        PNLog(PNLogGeneralLevel, sender, "\(recorder.marker) Did connect to %@ (%d)", origin, 3)
+        PNLog(PNLogGeneralLevel, nil, "\(recorder.marker) %@ / %@", [sender], nil)
+        PNLog(PNLogConnectionLayerInfoLevel, sender, "\(recorder.marker) off category")
+        let lines = recorder.lines.current
+        #expect(lines.map(\.0) == [PNLogGeneralLevel, PNLogGeneralLevel])
+        let address = String(UInt(bitPattern: ObjectIdentifier(sender)), radix: 16)
+        #expect(lines.first?.1 == "PNChannel (0x\(address)) \(recorder.marker) Did connect to 127.0.0.1:8090 (3)")
+        #expect(lines.last?.1 == "\(recorder.marker) (\n    \"\(sender.description)\"\n) / (null)")
     }
 
     @Test func messagesAreNotBuiltForDisabledCategories() {

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
 
-@Suite struct PNConfigurationTests {
+@Suite(.serialized, .sharedProcessState) struct PNConfigurationTests {
     static func keys(_ origin: String? = "example.pubnub.com") -> PNConfiguration {
         PNConfiguration.configurationForOrigin(origin, publishKey: "pub", subscribeKey: "sub", secretKey: nil)
     }
