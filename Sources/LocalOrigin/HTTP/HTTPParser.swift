@@ -3,12 +3,18 @@
 // stopped, so byte-by-byte input costs no rescanning. Every byte is validated as it arrives, so input that can no
 // longer become a valid request is rejected at once instead of waiting for a line end (PROTOCOL.md §3 item 4).
 
-/// A framing error: the status and message of the JSON answer sent before the connection is closed.
+/// A framing error (or another answer the server itself gives: a timeout, a refusal): the status and message of
+/// the JSON answer sent before the connection is closed.
 struct HTTPParseError: Error, Equatable, Sendable {
     /// The 4xx/5xx status of the answer.
     var status: Int
     /// A short English reason, used in the JSON body.
     var message: String
+
+    /// A request whose header block or body did not arrive within its timeout (`HTTPServerLimits`).
+    static let requestTimeout = HTTPParseError(status: 408, message: "Request Timeout")
+    /// A connection refused because the server holds `HTTPServerLimits.maxConnections` and none of them is idle.
+    static let tooManyConnections = HTTPParseError(status: 503, message: "Too Many Connections")
 
     /// The JSON error answer. 414 carries the exact body PubNub's balancer sends.
     var response: HTTPResponse {
@@ -90,6 +96,9 @@ struct HTTPParser {
 
     /// True when no byte of a next request has been examined yet.
     var isAtRequestStart: Bool { self.phase == .lineStart && self.scan == 0 }
+
+    /// True once the current request's header block is complete and its body is being read.
+    var isReadingBody: Bool { self.phase == .body }
 
     // MARK: - Parsing
 
