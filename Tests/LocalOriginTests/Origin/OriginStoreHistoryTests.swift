@@ -189,7 +189,9 @@ import Testing
         let channels = try #require(reply.object["channels"] as? [String: [Any]])
         #expect(channels["a"]?.count == 25 && channels["b"]?.count == 1)  // two distinct channels: 25 each
         #expect(reply.text.utf8.count < 4_096)
-        let single = try #require(origin.get("/v3/history/sub-key/sub/channel/a,a").object["channels"] as? [String: [Any]])
+        let single = try #require(
+            origin.get("/v3/history/sub-key/sub/channel/a,a").object["channels"] as? [String: [Any]]
+        )
         #expect(single["a"]?.count == 100)  // one distinct channel: the one-channel default
     }
 
