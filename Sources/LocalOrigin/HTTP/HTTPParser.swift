@@ -365,7 +365,7 @@ struct HTTPParser {
 
     private mutating func complete(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Result {
         let method = Self.string(bytes, self.lineStart, self.methodEnd)
-        let target = Self.string(bytes, self.methodEnd + 1, self.targetEnd)
+        let target = Self.targetString(UnsafeBufferPointer(rebasing: bytes[(self.methodEnd + 1)..<self.targetEnd]))
         let version: String
         switch self.minorVersion {
         case 1: version = "HTTP/1.1"
@@ -405,5 +405,34 @@ struct HTTPParser {
 
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    /// The request-target as text without losing a byte: raw UTF-8 stays as sent, and every byte of a sequence that
+    /// is not UTF-8 is written as `%XX`, which percent-decodes back to that byte (so the handler sees it and can
+    /// refuse it, instead of a U+FFFD that two different byte sequences would share).
+    static func targetString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 3)
+        var position = 0
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                out.append(contentsOf: encoded)
+                position += encoded.count
+            case .error(let length):
+                for byte in bytes[position..<(position + length)] {
+                    out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+                }
+                position += length
+            case .emptyInput:
+                return String(decoding: out, as: UTF8.self)
+            }
+        }
     }
 }

@@ -42,6 +42,9 @@ struct OriginReply: Sendable {
     /// 405 for a method other than GET (or POST where a body is meaningful).
     static let methodNotAllowed = OriginReply.error(405, "Method Not Allowed", service: "Balancer")
 
+    /// 400 for a request whose path, query or body is not UTF-8 once percent-decoded.
+    static let invalidUTF8 = OriginReply.error(400, "Invalid UTF-8", service: "Balancer")
+
     /// 503 once the origin is stopping.
     static let unavailable = OriginReply.error(503, "Service Unavailable", service: "Balancer")
 
