@@ -75,7 +75,7 @@ enum OriginCommand {
         }
         if options.has("--verbose") {
             origin.addRequestObserver { entry in
-                say("\(entry.status) \(entry.method) \(entry.target)")
+                say("\(entry.status) \(entry.method) \(entry.redactedTarget)")
             }
         }
         say("listening on \(origin.host):\(origin.port)")
