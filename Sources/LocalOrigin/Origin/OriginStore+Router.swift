@@ -16,6 +16,12 @@ extension OriginStore {
             self.answer(exchange, .invalidUTF8)
             return
         }
+        if let secretKey = self.settings.secretKey, !secretKey.isEmpty,
+            let refusal = self.signatureRefusal(request, target, secretKey: secretKey)
+        {
+            self.answer(exchange, refusal)
+            return
+        }
         guard request.method == "GET" || request.method == "POST" else {
             self.answer(exchange, .methodNotAllowed)
             return

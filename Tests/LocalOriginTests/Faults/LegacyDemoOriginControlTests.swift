@@ -188,6 +188,15 @@ private final class DemoProcess: @unchecked Sendable {
         #expect(demo.lines == [demo.lines[0], "ok quitting", "stopped on quit"])
     }
 
+    @Test func aSecretKeyNeedsThePublishKeyItSignsWith() throws {
+        let demo = try DemoProcess(["origin", "--port", "0", "--secret-key", "sec-c-1"])
+        defer { demo.finish() }
+        #expect(waitUntil { !demo.process.isRunning && demo.outputEnded })
+        #expect(demo.process.terminationStatus == 2)
+        #expect(demo.lines.isEmpty)
+        #expect(demo.errorText.contains("--secret-key needs --publish-key"))
+    }
+
     @Test func aBadFaultOnTheCommandLineIsAUsageError() throws {
         let demo = try DemoProcess(["origin", "--port", "0", "--fault", "503 count=0"])
         defer { demo.finish() }
