@@ -6,7 +6,7 @@ import Foundation
 /// A reference type as in 3.4, safe to read and change from any thread. The client takes a `copy()` when it is
 /// given a configuration (`setConfiguration`, `setupWithConfiguration`), so changing an instance afterwards does
 /// not affect a running client; hand it over again to apply a change.
-public final class PNConfiguration: Equatable, CustomStringConvertible, @unchecked Sendable {
+public final class PNConfiguration: Equatable, CustomStringConvertible, CustomReflectable, @unchecked Sendable {
     // @unchecked: all state lives in `settings`, a `Locked` box; every accessor goes through it.
 
     /// Everything a configuration holds, as one value: copies, comparisons and change checks work on it.

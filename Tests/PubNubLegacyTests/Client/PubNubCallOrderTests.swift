@@ -105,11 +105,13 @@ import Testing
         let disconnected = try #require(delegate.firstIndex(of: "didDisconnect"))
         #expect(delegate.firstIndex(of: "didUnsubscribe").map { $0 < disconnected } == true)
         // The requests went out in call order too.
-        let kinds = transport.targets.compactMap(Self.kind).filter { $0 != "long-poll" }
+        // Counted from the held publish: the connect's `/time/0`, and a probe that a loaded machine let fire before
+        // the test quieted it, come before and are not calls under test.
+        let kinds = transport.targets.compactMap(Self.kind).filter { $0 != "long-poll" }.drop { $0 != "publish" }
         #expect(
-            kinds == [
+            Array(kinds) == [
                 // Enabling presence continues the long-poll with the `-pnpres` companion added: no handshake.
-                "time", "publish", "subscribe", "time", "history", "here now", "push add", "push list", "push remove",
+                "publish", "subscribe", "time", "history", "here now", "push add", "push list", "push remove",
                 "push remove all", "publish", "leave",
             ]
         )

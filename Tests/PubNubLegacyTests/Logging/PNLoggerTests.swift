@@ -1,4 +1,5 @@
 import Foundation
+import LocalOrigin
 import TestSupport
 import Testing
 
@@ -154,6 +155,51 @@ import Testing
         PNLOG_GENERAL_LOGGING_ENABLED = true
         PNLog(.PNLogGeneralLevel, nil, message())
         #expect(built.current == 1)
+    }
+
+    @Test func aClientWithKeysNeverLogsThemNorItsSignatures() async throws {
+        defer { Self.restoreDefaults() }
+        let lines = Locked<[String]>([])
+        PNLogger.setSink { _, line in lines.withLock { $0.append(line) } }
+        PNLogger.enableAll()
+        let secret = "sec-c-\(UUID().uuidString)"
+        let cipher = "cipher-\(UUID().uuidString)"
+        let auth = "auth-\(UUID().uuidString)"
+        var settings = LocalOrigin.Configuration()
+        settings.secretKey = secret
+        settings.publishKeys = ["pub-c-test"]
+        let origin = try LocalOrigin.start(settings)
+        defer { origin.stop() }
+        let configuration = PNConfiguration(
+            origin: origin.address,
+            publishKey: "pub-c-test",
+            subscribeKey: "sub-c-test",
+            secretKey: secret,
+            cipherKey: cipher,
+            authorizationKey: auth
+        )
+        configuration.useSecureConnection = false
+        configuration.deliveryQueue = DispatchQueue(label: "logger-delivery")
+        let recorder = EventRecorder()
+        let client = PubNub(configuration: configuration, delegate: recorder, eventSinks: [recorder])
+        client.connect()
+        let channel = PNChannel.channelWithName("logged-\(UUID().uuidString.prefix(8))")
+        client.subscribeOnChannel(channel)
+        try await recorder.next(.delegate, "didSubscribe")
+        client.sendMessage("secret text", toChannel: channel)
+        try await recorder.next(.delegate, "didReceiveMessage")
+        client.disconnect()
+        try await recorder.next(.delegate, "didDisconnect")
+
+        let logged = lines.current
+        #expect(logged.contains { $0.contains("subscribe loop:") })  // the client did log while it ran
+        let signatures = origin.requestLog.compactMap { entry in
+            entry.target.split(separator: "&").first { $0.hasPrefix("signature=") }.map(String.init)
+        }
+        #expect(!signatures.isEmpty)
+        for line in logged {
+            for secretText in [secret, cipher, auth] + signatures { #expect(!line.contains(secretText), "\(line)") }
+        }
     }
     #else
     @Test func switchesStayOffWhenLoggingIsCompiledOut() {
