@@ -272,6 +272,15 @@ public protocol PNDelegate: AnyObject {
     /// `shouldRestoreSubscriptionFromLastTimeToken()` returning a non-optional `NSNumber`. Used when the optional
     /// form gives nil.
     func shouldRestoreSubscriptionFromLastTimeToken() -> NSNumber
+
+    // MARK: Addition (not in 3.4)
+
+    /// A 4.x-style status of the connection or the subscription (an addition: 3.4 had none), derived from the 3.4
+    /// callbacks of the same event and delivered right after them, before `kPNClientDidReceiveStatusNotification`
+    /// and the call's completion block; on the delivery queue, gated as the event it derives from. The mapping of
+    /// events to `PNStatusCategory` is in MIGRATION.md "Modernising a ported app". `bufferOverflow` never comes
+    /// here.
+    func pubnubClient(_ client: PubNub, didReceiveStatus: PNStatus)
 }
 
 // The defaults: a no-op for every callback (observably the same as "not implemented" in 3.4) and nil for the

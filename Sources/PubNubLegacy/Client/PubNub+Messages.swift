@@ -73,23 +73,40 @@ extension PubNub {
         toChannel: PNChannel,
         withCompletionBlock: PNClientMessageProcessingBlock?
     ) -> PNMessage? {
+        self.sendMessage(message, toChannel: toChannel, withCompletionBlock: withCompletionBlock, sentTimeToken: nil)
+    }
+
+    /// `sendMessage(_:toChannel:withCompletionBlock:)`, and `sentTimeToken` gets the publish time token the origin
+    /// answered with, on the delivery queue right before the block's `PNMessageSent` call (`PubNubAsync`).
+    @discardableResult
+    package func sendMessage(
+        _ message: Any,
+        toChannel: PNChannel,
+        withCompletionBlock: PNClientMessageProcessingBlock?,
+        sentTimeToken: (@Sendable (UInt64?) -> Void)?
+    ) -> PNMessage? {
         let block = UserBlock(withCompletionBlock)
         if let text = message as? String, !text.isEmpty, text.allSatisfy(\.isWhitespace) {
             // S-64: a message of only spaces is empty (3.4 trimmed before checking).
             self.engine.queue.async {
-                self.engine.publish(nil, buildError: PNError(code: kPNMessageHasNoContentError), block: block)
+                self.engine.publish(
+                    nil,
+                    buildError: PNError(code: kPNMessageHasNoContentError),
+                    block: block,
+                    sentTimeToken: sentTimeToken
+                )
             }
             return nil
         }
         switch PNMessage.messageWithObject(message, forChannel: toChannel) {
         case .success(let built):
             self.engine.queue.async {
-                self.engine.publish(built, buildError: nil, block: block)
+                self.engine.publish(built, buildError: nil, block: block, sentTimeToken: sentTimeToken)
             }
             return built
         case .failure(let error):
             self.engine.queue.async {
-                self.engine.publish(nil, buildError: error, block: block)
+                self.engine.publish(nil, buildError: error, block: block, sentTimeToken: sentTimeToken)
             }
             return nil
         }

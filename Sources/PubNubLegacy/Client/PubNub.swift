@@ -9,9 +9,12 @@ import Foundation
 /// delivery queue (`PNConfiguration.deliveryQueue`, `DispatchQueue.main` by default). Operations run one at a time
 /// in call order (3.4's operation lock); calls made while connecting wait and run once connected.
 public final class PubNub: @unchecked Sendable {
-    // @unchecked: the only stored property is `engine`, whose state is confined to its queue and lock boxes.
+    // @unchecked: the stored properties are `engine`, whose state is confined to its queue and lock boxes, and
+    // `statusAdapter`, a lock box.
 
     let engine: ClientEngine
+    /// Derives the 4.x statuses; last in the notification slot.
+    let statusAdapter = StatusAdapter()
 
     /// The shared client and the sinks every shared client gets (`PNObservationCenter.defaultCenter()`'s adapter).
     private static let shared = Locked(SharedState())
@@ -54,6 +57,7 @@ public final class PubNub: @unchecked Sendable {
             self.engine.dispatcher.addSink(sink, to: .observationCenter)
         }
         self.engine.dispatcher.addSink(NotificationAdapter(), to: .notifications)
+        self.engine.dispatcher.addSink(self.statusAdapter, to: .notifications)
         if let configuration {
             self.setupWithConfiguration(configuration, andDelegate: delegate)
         } else {

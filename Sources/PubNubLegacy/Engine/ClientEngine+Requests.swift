@@ -119,10 +119,13 @@ extension ClientEngine {
 
     /// `sendMessage:toChannel:withCompletionBlock:` after the message was built. `buildError` is the payload or
     /// channel error found while building it (122, 121, 123, 111); it is reported in call order.
+    /// `sentTimeToken` (the `PubNubAsync` overlay) gets the publish time token on the delivery queue, right before
+    /// the block's `PNMessageSent` call.
     func publish(
         _ message: PNMessage?,
         buildError: PNError?,
-        block: UserBlock<PNClientMessageProcessingBlock>?
+        block: UserBlock<PNClientMessageProcessingBlock>?,
+        sentTimeToken: (@Sendable (UInt64?) -> Void)? = nil
     ) {
         self.submit("publish") { operation in
             let fail: (PNError) -> Void = { [unowned self] error in
@@ -173,11 +176,15 @@ extension ClientEngine {
                 idempotent: false,
                 associatedObject: message,
                 parse: ResponseParser.publish,
-                success: { [unowned self] _ in
-                    self.emit(
-                        .didSendMessage(message),
-                        completion: block.map { box in DeliveryBlock { box.block(.PNMessageSent, message) } }
-                    )
+                success: { [unowned self] token in
+                    let completion: DeliveryBlock? =
+                        block == nil && sentTimeToken == nil
+                        ? nil
+                        : DeliveryBlock {
+                            sentTimeToken?(token)
+                            block?.block(.PNMessageSent, message)
+                        }
+                    self.emit(.didSendMessage(message), completion: completion)
                 },
                 failure: fail
             )
