@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PubNubLegacy", targets: ["PubNubLegacy"]),
         .library(name: "PNObservation", targets: ["PNObservation"]),
         .library(name: "LocalOrigin", targets: ["LocalOrigin"]),
+        .library(name: "PubNubAsync", targets: ["PubNubAsync"]),
         .executable(name: "LegacyDemo", targets: ["LegacyDemo"]),
     ],
     targets: [
@@ -25,6 +26,12 @@ let package = Package(
         .target(name: "PNObservation", dependencies: ["PubNubLegacy"]),
         .testTarget(name: "PNObservationTests", dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin"]),
         .target(name: "LocalOrigin"),
+        // The async/await overlay and 4.x statuses on the same engine (MIGRATION.md "Modernising a ported app").
+        .target(name: "PubNubAsync", dependencies: ["PubNubLegacy"]),
+        .testTarget(
+            name: "PubNubAsyncTests",
+            dependencies: ["PubNubAsync", "PubNubLegacy", "PNObservation", "LocalOrigin", "TestSupport"]
+        ),
         .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
         .executableTarget(name: "LegacyDemo", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
         .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo"]),

@@ -1,0 +1,73 @@
+import Foundation
+import LocalOrigin
+import Testing
+
+@testable import PubNubAsync
+@testable import PubNubLegacy
+
+/// Cancelling the calling task: the call throws `CancellationError` at once; the 3.4 request it started runs to its
+/// end, and its block runs exactly once (no 3.4 call can be withdrawn).
+@Suite struct PubNubClientCancellationTests {
+    @Test func aCancelledHistoryThrowsCancellationErrorAndItsBlockStillRunsOnce() async throws {
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let client = try await AsyncFixture.connected(origin)
+        let delegate = RecordingDelegate()
+        client.legacy.setDelegate(delegate)
+        let channel = AsyncFixture.unique("cancel-history")
+        try await client.publish("stored", to: channel)
+        try origin.inject(.delay(3), on: .operation(.history), count: 1)
+        let call = Task { try await client.history(of: channel) }
+        try await waitUntil("the origin to hold the history request") { origin.faultCounters.delayed == 1 }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(client.blockRuns.current["history"] == nil)  // thrown before the answer came
+        // The 3.4 side completes the request once: its delegate callback and the overlay's block.
+        try await waitUntil("the history block") { client.blockRuns.current["history"] == 1 }
+        try await waitUntil("the history delegate callback") { delegate.count("didReceiveMessageHistory") == 1 }
+        // The client goes on working.
+        #expect(try await client.history(of: channel).count == 1)
+        #expect(client.blockRuns.current["history"] == 2)
+        #expect(delegate.count("didReceiveMessageHistory") == 2)
+        try await client.disconnect()
+    }
+
+    @Test func aCancelledSubscribeThrowsCancellationErrorAndTheSubscriptionStillCompletes() async throws {
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let client = try await AsyncFixture.connected(origin)
+        let delegate = RecordingDelegate()
+        client.legacy.setDelegate(delegate)
+        let channel = AsyncFixture.unique("cancel-subscribe")
+        try origin.inject(.stallSubscribe(nil))
+        let call = Task { try await client.subscribe(to: [channel]) }
+        try await waitUntil("the origin to stall the handshake") { origin.faultCounters.stalledSubscribes >= 1 }
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(client.blockRuns.current["subscribe"] == nil)
+        try origin.clearFaults()
+        try await waitUntil("the subscribe block") { client.blockRuns.current["subscribe"] == 1 }
+        #expect(delegate.count("didSubscribe") == 1)
+        // A cancelled subscribe still takes effect: unsubscribe to undo it.
+        #expect(client.legacy.subscribedChannels().map(\.name) == [channel])
+        try await client.unsubscribe(from: [channel])
+        try await client.disconnect()
+    }
+
+    @Test func aCallFromACancelledTaskThrowsWithoutStarting() async throws {
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let client = try await AsyncFixture.connected(origin)
+        let timeRequests = origin.requestLog.filter { $0.target.hasPrefix("/time/") }.count
+        let call = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.time()
+        }
+        await #expect(throws: CancellationError.self) { try await call.value }
+        // A request started now would be answered before this one.
+        _ = try await client.history(of: AsyncFixture.unique("after"))
+        #expect(client.blockRuns.current["time"] == nil)
+        #expect(origin.requestLog.filter { $0.target.hasPrefix("/time/") }.count == timeRequests)
+        try await client.disconnect()
+    }
+}
