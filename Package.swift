@@ -35,7 +35,10 @@ let package = Package(
         .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
         .executableTarget(name: "LegacyDemo", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
         .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo"]),
-        .testTarget(name: "SnippetTests", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
+        .testTarget(
+            name: "SnippetTests",
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync"]
+        ),
         // Real 3.x programs ported by the mechanical rule, driven against LocalOrigin (MIGRATION.md "Porting a real
         // app").
         .testTarget(

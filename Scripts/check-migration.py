@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATION = ROOT / "MIGRATION.md"
 SPEC = ROOT / "docs" / "API-3.4.md"
-PACKAGE_MODULES = {"PubNubLegacy", "PNObservation", "LocalOrigin"}
+PACKAGE_MODULES = {"PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync"}
 # Header names of the docs/API-3.4.md section-2 columns that hold 3.4 names.
 SPEC_NAME_COLUMNS = {
     "ObjC selector",

@@ -11,6 +11,7 @@ import Dispatch
 import Foundation
 import LocalOrigin
 import PNObservation
+import PubNubAsync
 import PubNubLegacy
 
 // MARK: - README.md
@@ -271,6 +272,67 @@ func migrationSnippet14() throws {
     PNLOG_GENERAL_LOGGING_ENABLED = true
     PNLOG_CONNECTION_LAYER_ERROR_LOGGING_ENABLED = true
     PNLogger.setSink(PNLogger.standardErrorSink)
+}
+
+// MIGRATION.md snippet 15, under "11. Modernising a ported app" (file scope).
+final class PriceFeed: PNDelegate {
+    let client: PubNub
+    let channel = PNChannel.channelWithName("prices")
+
+    init(configuration: PNConfiguration) {
+        self.client = PubNub(configuration: configuration, delegate: nil)
+        self.client.setDelegate(self)
+    }
+
+    func start() {
+        self.client.connectWithSuccessBlock(
+            { _ in
+                self.client.subscribeOnChannels([self.channel], withPresenceEvent: true) { state, _, error in
+                    guard state == .PNSubscriptionProcessSubscribedState else {
+                        print("subscribe failed: \(error?.code ?? 0)")
+                        return
+                    }
+                    self.client.sendMessage(["EURUSD": 1.08], toChannel: self.channel) { state, value in
+                        if state == .PNMessageSendingError { print("publish failed: \(value ?? "")") }
+                    }
+                }
+            },
+            errorBlock: { error in print("connect failed: \(error?.code ?? 0)") }
+        )
+    }
+
+    func pubnubClient(_ client: PubNub, didReceiveMessage message: PNMessage) {
+        print("price: \(message.message ?? "nil")")
+    }
+
+    func pubnubClient(_ client: PubNub, didReceiveStatus status: PNStatus) {
+        if status.category == .messageCountExceeded { print("prices may have been missed during the outage") }
+    }
+}
+
+// MIGRATION.md snippet 16, under "11. Modernising a ported app" (file scope).
+func runPriceFeed(configuration: PNConfiguration) async throws {
+    let client = PubNubClient(configuration: configuration)
+    try await client.connect()
+    try await client.subscribe(to: ["prices"])
+    let prices = client.messages(on: "prices")  // take the stream before publishing: it starts now
+    let statuses = client.statuses
+    Task {
+        for await status in statuses where status.category == .messageCountExceeded {
+            print("prices may have been missed during the outage")
+        }
+    }
+    try await client.publish(["EURUSD": 1.08], to: "prices")
+    for await message in prices {
+        print("price: \(message.message ?? "nil")")
+    }
+}
+
+// MIGRATION.md snippet 17, under "11. Modernising a ported app" (file scope).
+func recentPrices() async throws -> [String] {
+    let client = PubNubClient(wrapping: PubNub.sharedInstance())
+    let messages = try await client.history(of: "prices", limit: 20)
+    return messages.map { "\($0.message ?? "nil")" }
 }
 
 // MARK: - Runnable snippets
