@@ -33,7 +33,10 @@ let package = Package(
             dependencies: ["PubNubAsync", "PubNubLegacy", "PNObservation", "LocalOrigin", "TestSupport"]
         ),
         .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
-        .executableTarget(name: "LegacyDemo", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
+        .executableTarget(
+            name: "LegacyDemo",
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync"]
+        ),
         .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo"]),
         .testTarget(
             name: "SnippetTests",

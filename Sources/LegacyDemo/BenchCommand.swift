@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import PubNubAsync
 
 /// `LegacyDemo bench`: the client's speed and memory figures, one `BENCH <name> <value> <unit>` line each on stdout
 /// (after a `#` header line); progress goes to stderr. Meant for release builds (`swift build -c release`);
@@ -9,6 +10,9 @@ enum BenchCommand {
           LegacyDemo bench [--origin HOST:PORT [--publish-key K] [--subscribe-key K]] [--quick]
             Measures, on an embedded local origin or on --origin (plain HTTP; keys default to demo):
               publish_throughput   acknowledged publishes/s, one client, one channel, calls made back to back
+              publish_async_throughput  the same through PubNubAsync's publish(_:to:), calls started at once
+              publish_sequential   acknowledged publishes/s, one at a time (the next call from the previous block)
+              publish_async_sequential  the same through PubNubAsync, each publish awaited before the next
               latency_p50/p99      sendMessage call -> subscriber's didReceiveMessage:, one message every 2 ms
               delivery_throughput  messages/s received while another client publishes back to back;
                                    delivery_lost counts the ones that never arrived
@@ -71,6 +75,33 @@ enum BenchCommand {
         complain("bench: 1/6 publish throughput, \(counts.publishes) messages back to back")
         let throughput = try network.publishThroughput(count: counts.publishes)
         Self.bench("publish_throughput", throughput, "msg/s", decimals: 0)
+        // The same publishes through the PubNubAsync overlay, on the same client (MIGRATION.md §11).
+        let overlay = PubNubClient(wrapping: network.publisherClient)
+        let channel = network.throughputChannelName
+        let allowance = 15 + Double(counts.publishes) * 0.02
+        complain("bench: 1/6 publish through PubNubAsync, \(counts.publishes) messages started at once")
+        let asyncThroughput = try BenchAsyncPublish.concurrentThroughput(
+            overlay,
+            channel: channel,
+            count: counts.publishes,
+            timeout: allowance
+        )
+        Self.bench("publish_async_throughput", asyncThroughput, "msg/s", decimals: 0)
+        complain("bench: 1/6 publish one at a time, \(counts.publishes) messages each through 3.4 and PubNubAsync")
+        let sequential = try BenchAsyncPublish.sequential34(
+            network.publisherClient,
+            channel: channel,
+            count: counts.publishes,
+            timeout: allowance
+        )
+        Self.bench("publish_sequential", sequential, "msg/s", decimals: 0)
+        let asyncSequential = try BenchAsyncPublish.sequentialAsync(
+            overlay,
+            channel: channel,
+            count: counts.publishes,
+            timeout: allowance
+        )
+        Self.bench("publish_async_sequential", asyncSequential, "msg/s", decimals: 0)
         Self.showResidentMemory()
 
         complain(

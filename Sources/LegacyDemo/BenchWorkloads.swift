@@ -46,6 +46,12 @@ final class BenchWorkloads {
         try self.subscriber.subscribe([self.latencyChannel, self.deliveryChannel], timeout: Self.setupTimeout)
     }
 
+    /// The publishing client, for the `PubNubAsync` publish figures (`BenchAsyncPublish`).
+    var publisherClient: PubNub { self.publisher.client }
+
+    /// The publish-throughput channel's name.
+    var throughputChannelName: String { self.throughputChannel.name }
+
     /// Disconnects both clients.
     func stop() {
         self.publisher.disconnect(timeout: 5)

@@ -8,7 +8,8 @@ import Testing
 struct BenchCommandTests {
     /// Every figure with its unit, in the order the command prints them.
     private static let figures: [(name: String, unit: String)] = [
-        ("publish_throughput", "msg/s"), ("latency_p50", "ms"), ("latency_p99", "ms"),
+        ("publish_throughput", "msg/s"), ("publish_async_throughput", "msg/s"), ("publish_sequential", "msg/s"),
+        ("publish_async_sequential", "msg/s"), ("latency_p50", "ms"), ("latency_p99", "ms"),
         ("delivery_throughput", "msg/s"), ("delivery_lost", "msg"), ("fanout_per_event", "us"),
         ("fanout_bare_per_event", "us"), ("fanout_listeners_per_event", "us"), ("crypto_encrypt_1KiB", "us"),
         ("crypto_decrypt_1KiB", "us"), ("rss_start", "KiB"), ("rss_end", "KiB"),
@@ -50,7 +51,10 @@ struct BenchCommandTests {
             #expect(figure.value >= 0 || name == "fanout_listeners_per_event", "\(name) = \(figure.value)")
         }
         #expect(found["delivery_lost"]?.value == 0)
-        for name in ["publish_throughput", "delivery_throughput", "fanout_per_event", "crypto_encrypt_1KiB"] {
+        for name in [
+            "publish_throughput", "publish_async_throughput", "publish_sequential", "publish_async_sequential",
+            "delivery_throughput", "fanout_per_event", "crypto_encrypt_1KiB",
+        ] {
             #expect((found[name]?.value ?? 0) > 0, "\(name)")
         }
         #expect((found["latency_p50"]?.value ?? 0) <= (found["latency_p99"]?.value ?? 0))
