@@ -63,6 +63,25 @@ import Testing
         try await client.disconnect()
     }
 
+    @Test func reconnectWhileTheNetworkIsDownThrows104AndProbesAtOnce() async throws {
+        // Probes every 1,000 s: only the probe `reconnect()` sends can find the origin back within the test.
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let client = try await AsyncFixture.connected(origin)
+        let statuses = Collector(client.statuses)
+        let channel = AsyncFixture.unique("down")
+        try await client.subscribe(to: [channel])
+        try origin.inject(.refuseConnections(dropExisting: true))
+        try await statuses.wait(within: 15, for: "unexpected disconnect") { $0.category == .unexpectedDisconnect }
+        try origin.clearFaults()
+        let error = await #expect(throws: PNError.self) { try await client.reconnect() }
+        #expect(error?.code == kPNRequestExecutionFailedOnInternetFailureError)
+        let back = try await statuses.wait(within: 15, for: "reconnected") { $0.category == .reconnected }
+        #expect(back.affectedChannels.map(\.name) == [channel])
+        #expect(client.legacy.isConnected())
+        try await client.disconnect()
+    }
+
     @Test func aLongOutageEndsWithTheMessageCountStatusBeforeTheCaughtUpMessages() async throws {
         let origin = try LocalOrigin.start()
         defer { origin.stop() }

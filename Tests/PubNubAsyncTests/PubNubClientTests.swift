@@ -16,6 +16,8 @@ import Testing
         let messages = Collector(client.messages(on: channel))
         let presence = Collector(client.presence(on: channel))
         let everything = Collector(client.messages())
+        let elsewhere = Collector(client.messages(on: AsyncFixture.unique("elsewhere")))
+        let elsewherePresence = Collector(client.presence(on: AsyncFixture.unique("elsewhere")))
 
         try await client.subscribe(to: [channel], withPresence: true)
         #expect(client.legacy.subscribedChannels().map(\.name) == [channel])
@@ -40,6 +42,9 @@ import Testing
         let now = try await client.time()
         #expect(now >= token)
 
+        // Streams of other channels got nothing.
+        #expect(elsewhere.items.current.isEmpty)
+        #expect(elsewherePresence.items.current.isEmpty)
         try await client.unsubscribe(from: [channel])
         #expect(client.legacy.subscribedChannels().isEmpty)
         try await client.disconnect()
