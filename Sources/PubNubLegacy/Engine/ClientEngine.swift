@@ -232,6 +232,16 @@ final class ClientEngine: @unchecked Sendable {
         self.dispatcher.deliver(event, notify: event.isUngated || self.gateIsOpen, completion: completion)
     }
 
+    /// Emits the events of one subscribe answer (gated like messages: all or none, by the gate at this moment);
+    /// `delivered` then runs on the queue once the delivery queue has gone through them.
+    func emit(_ batch: SubscribeBatch, delivered: @escaping () -> Void) {
+        guard !self.shutDown else { return }
+        let box = QueueBox(delivered)
+        self.dispatcher.deliver(batch, notify: self.gateIsOpen) {
+            self.queue.async { box.value() }
+        }
+    }
+
     /// The regular (non-`-pnpres`) channels among `names`, as channel objects.
     static func regularChannels(_ names: [String]) -> [PNChannel] {
         PNChannel.channelsWithNames(Self.regularNames(names))

@@ -3,8 +3,15 @@ import Foundation
 /// Carries out the subscribe loop's decisions (`SubscribeLoop.StateMachine`): sends and cancels the long-poll
 /// on its own lane, runs the handshake and settle timers, and hands answers back to the machine.
 ///
+/// Answers are delivered as batches (`SubscribeBatch`) with back-pressure: while the batches the delivery queue has
+/// not gone through yet weigh more than `deliveryWindow`, the next answer waits here and no further long-poll is
+/// sent, so a fast origin and a slow delivery queue cannot pile answers up in memory.
+///
 /// Confined to the engine's queue; the engine owns it.
 final class SubscribeLoop {
+    /// Undelivered batch weight (`SubscribeBatch.weight`, about bytes) above which answers wait.
+    static let deliveryWindow = 8 * 1_024 * 1_024
+
     private unowned let engine: ClientEngine
     private(set) var machine = StateMachine()
     private var task: (any TransportTask)?
@@ -12,7 +19,11 @@ final class SubscribeLoop {
     private var idleRestartTimer: DispatchWorkItem?
     private var lastResponse: SubscribeResponse?
     /// Messages of the previous answer, to drop exact repeats when a catch-up overlaps (BEHAVIOR §3.7).
-    private var recentKeys: Set<String> = []
+    private var recentKeys: Set<MessageKey> = []
+    /// Weight of the batches emitted and not yet delivered.
+    private(set) var undeliveredWeight = 0
+    /// An answer that arrived while `undeliveredWeight` was above the window; handled once it is not.
+    private var parked: (request: StateMachine.Request, response: TransportResponse)?
     /// Requests sent whose transport has not reported back yet, cancelled ones included: a cancelled long-poll
     /// may still be on its way to the origin until its transport says it ended.
     private(set) var unfinishedRequests: Set<Int> = []
@@ -85,6 +96,7 @@ final class SubscribeLoop {
         self.cancelTask()
         self.idleRestartTimer?.cancel()
         self.idleRestartTimer = nil
+        self.parked = nil
     }
 
     // MARK: - Carrying out actions
@@ -206,40 +218,52 @@ final class SubscribeLoop {
         case .failure(let failure):
             self.perform(self.machine.requestFailed(request: request.id, .transport(failure)))
         case .success(let response):
-            switch ResponseParser.subscribe(response) {
-            case .failure(let failure):
-                self.perform(self.machine.requestFailed(request: request.id, .response(failure)))
-            case .success(let parsed):
-                self.lastResponse = parsed
-                for name in request.channels {
-                    self.engine.channelObject(named: name).setUpdateTimeToken(parsed.timetoken)
-                }
-                let threshold = self.engine.settings?.requestMessageCountThreshold ?? 0
-                self.perform(
-                    self.machine.responseReceived(
-                        request: request.id,
-                        cursor: Cursor(timetoken: parsed.timetoken, region: parsed.region),
-                        messageCount: parsed.messages.count,
-                        messageCountThreshold: threshold
-                    )
-                )
-                self.lastResponse = nil
+            if self.undeliveredWeight > Self.deliveryWindow {
+                // Back-pressure: the request is answered; the machine hears of it (and sends the next one) once
+                // the delivery queue has caught up.
+                self.parked = (request, response)
+                return
             }
+            self.handleAnswer(request: request, response)
         }
     }
 
-    /// Delivers the events of one answer in array order.
-    private func deliver(_ response: SubscribeResponse) {
-        let receiveDate = PNDate(timeToken: response.timetoken)
-        var keys: Set<String> = []
-        for envelope in response.messages {
-            if let token = envelope.publishTimetoken {
-                let key = "\(envelope.channel)\u{0}\(token)"
-                keys.insert(key)
-                if self.recentKeys.contains(key) { continue }
+    private func handleAnswer(request: StateMachine.Request, _ response: TransportResponse) {
+        guard request.id == self.machine.requestInFlight else { return }
+        switch ResponseParser.subscribe(response) {
+        case .failure(let failure):
+            self.perform(self.machine.requestFailed(request: request.id, .response(failure)))
+        case .success(let parsed):
+            self.lastResponse = parsed
+            for name in request.channels {
+                self.engine.channelObject(named: name).setUpdateTimeToken(parsed.timetoken)
             }
-            self.engine.deliverSubscribeEvent(envelope, receiveDate: receiveDate)
+            let threshold = self.engine.settings?.requestMessageCountThreshold ?? 0
+            self.perform(
+                self.machine.responseReceived(
+                    request: request.id,
+                    cursor: Cursor(timetoken: parsed.timetoken, region: parsed.region),
+                    messageCount: parsed.messages.count,
+                    messageCountThreshold: threshold
+                )
+            )
+            self.lastResponse = nil
         }
-        self.recentKeys = keys
+    }
+
+    /// Delivers the events of one answer in array order, as one batch, and counts it against the window until the
+    /// delivery queue has gone through it.
+    private func deliver(_ response: SubscribeResponse) {
+        let batch = self.engine.subscribeBatch(for: response, recent: &self.recentKeys)
+        let weight = batch.weight
+        self.undeliveredWeight += weight
+        self.engine.emit(batch) { [weak self] in
+            guard let self else { return }
+            self.undeliveredWeight -= weight
+            if self.undeliveredWeight <= Self.deliveryWindow, let parked = self.parked {
+                self.parked = nil
+                self.handleAnswer(request: parked.request, parked.response)
+            }
+        }
     }
 }
