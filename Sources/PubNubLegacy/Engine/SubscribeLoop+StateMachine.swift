@@ -45,7 +45,7 @@ extension SubscribeLoop {
             case handshake
             /// A catch-up restore: treated as issued long-poll once it has had a moment to answer.
             case settle
-            /// A long-poll: only the 310 s idle timeout.
+            /// A long-poll: only its overall deadline, `subscribeMaximumIdleTime` (310 s) after it was sent.
             case idle
         }
 
@@ -280,6 +280,15 @@ extension SubscribeLoop {
             case .idle, .changing, .restoring, .suspended:
                 return []
             }
+        }
+
+        /// The request in flight is still unanswered `subscribeMaximumIdleTime` after it was sent, however many
+        /// bytes of its answer have trickled in. A running long-poll is given up and re-issued as after the idle
+        /// timer (BEHAVIOR §3.3): silently, from the kept cursor (token 0 without catch-up). A handshake or a restore
+        /// still waiting has its own timers and is left to them.
+        mutating func deadlinePassed(request: Int, catchUp: Bool) -> [Action] {
+            guard case .polling(let id) = self.phase, id == request else { return [] }
+            return self.idleTimerFired(catchUp: catchUp)
         }
 
         // MARK: - Connection

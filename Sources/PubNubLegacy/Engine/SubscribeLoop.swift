@@ -1,7 +1,7 @@
 import Foundation
 
 /// Carries out the subscribe loop's decisions (`SubscribeLoop.StateMachine`): sends and cancels the long-poll
-/// on its own lane, runs the handshake and settle timers, and hands answers back to the machine.
+/// on its own lane, runs the handshake, settle and deadline timers, and hands answers back to the machine.
 ///
 /// Answers are delivered as batches (`SubscribeBatch`) with back-pressure: while the batches the delivery queue has
 /// not gone through yet weigh more than `deliveryWindow`, the next answer waits here and no further long-poll is
@@ -16,6 +16,9 @@ final class SubscribeLoop {
     private(set) var machine = StateMachine()
     private var task: (any TransportTask)?
     private var waitTimer: DispatchWorkItem?
+    /// Ends the request in flight once `subscribeMaximumIdleTime` has passed since it was sent, however slowly its
+    /// answer trickles in (a byte now and then restarts the transport's idle timeout, not this).
+    private var deadlineTimer: DispatchWorkItem?
     private var idleRestartTimer: DispatchWorkItem?
     private var lastResponse: SubscribeResponse?
     /// Messages of the previous answer, to drop exact repeats when a catch-up overlaps (BEHAVIOR §3.7).
@@ -149,6 +152,8 @@ final class SubscribeLoop {
         self.task = nil
         self.waitTimer?.cancel()
         self.waitTimer = nil
+        self.deadlineTimer?.cancel()
+        self.deadlineTimer = nil
     }
 
     private func send(_ request: StateMachine.Request) {
@@ -156,6 +161,7 @@ final class SubscribeLoop {
         self.idleRestartTimer = nil
         self.waitTimer?.cancel()
         self.waitTimer = nil
+        self.deadlineTimer?.cancel()
         let settings = self.engine.settings ?? ClientSettings()
         let heartbeat = settings.presenceHeartbeatValue > 0 ? settings.presenceHeartbeatValue : nil
         let endpoint = Endpoint.subscribe(
@@ -180,6 +186,15 @@ final class SubscribeLoop {
             }
         case .idle:
             break
+        }
+        // BEHAVIOR §3.3: 3.4's idle timer restarted on every answer, not on every byte. A long-poll answered one
+        // byte at a time would otherwise hold the subscription for ever: past this deadline it ends the way the
+        // idle timer ends it — re-issued on a fresh connection from the kept cursor.
+        self.deadlineTimer = self.engine.schedule(after: settings.subscribeMaximumIdleTime) { [weak self] in
+            guard let self, self.machine.requestInFlight == id else { return }
+            self.deadlineTimer = nil
+            let catchUp = self.engine.settings?.restoreSubscriptionFromLastTimeToken ?? true
+            self.perform(self.machine.deadlinePassed(request: id, catchUp: catchUp))
         }
         self.task = self.engine.send(
             endpoint,
@@ -212,6 +227,8 @@ final class SubscribeLoop {
             self.waitTimer?.cancel()
             self.waitTimer = nil
         }
+        self.deadlineTimer?.cancel()
+        self.deadlineTimer = nil
         switch result {
         case .failure(.cancelled):
             return
