@@ -320,7 +320,7 @@ extension TransportFailure {
     fileprivate var isLostConnection: Bool {
         switch self {
         case .network, .other: return true
-        case .cancelled, .timedOut, .tls: return false
+        case .cancelled, .timedOut, .tls, .responseTooLarge: return false
         }
     }
 }

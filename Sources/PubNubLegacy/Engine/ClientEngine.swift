@@ -209,9 +209,12 @@ final class ClientEngine: @unchecked Sendable {
         timeout: TimeInterval,
         completion: @escaping (Result<TransportResponse, TransportFailure>) -> Void
     ) -> (any TransportTask)? {
-        guard let context = self.context, let request = endpoint.request(in: context, timeout: timeout) else {
+        guard let context = self.context, var request = endpoint.request(in: context, timeout: timeout) else {
             completion(.failure(.other(domain: "PubNubLegacy", code: -1, description: "invalid origin")))
             return nil
+        }
+        if let settings = self.settings {
+            request.limits.maximumBodyBytes = settings.maximumResponseBodySize
         }
         let box = QueueBox(completion)
         return lane.send(request) { result in

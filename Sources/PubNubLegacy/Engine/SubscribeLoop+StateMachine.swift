@@ -338,7 +338,7 @@ extension SubscribeLoop {
             self.phase = .stopped
             var actions: [Action] = [.changeFailed(op: change.op, failure)]
             switch failure {
-            case .timeout, .connectionLost:
+            case .timeout, .connectionLost, .transport(.responseTooLarge):
                 actions += self.continuePolling()
             case .transport:
                 if !self.channels.isEmpty { actions.append(.checkConnection) }
@@ -357,15 +357,15 @@ extension SubscribeLoop {
             case .transport(.timedOut):
                 // The 310 s idle timeout of a parked long-poll: re-issue silently (BEHAVIOR §3.3).
                 return abandon + self.continuePolling()
-            case .transport, .connectionLost:
-                return abandon + [.checkConnection]
-            case .response(.malformedJSON), .response(.notUTF8):
+            case .transport(.responseTooLarge), .response(.malformedJSON), .response(.notUTF8):
                 self.malformedAttempts += 1
                 if self.malformedAttempts < Self.maximumMalformedAttempts {
                     return abandon + self.continuePolling()
                 }
                 self.malformedAttempts = 0
                 return [.loopFailed(channels: self.channels, failure)] + abandon + [.startRecovery]
+            case .transport, .connectionLost:
+                return abandon + [.checkConnection]
             case .response(.serverMessage(_, let status)) where status >= 500:
                 // A 5xx is the origin failing, not refusing: its error payload names the failure, but the loop
                 // recovers like any unknown non-200 (BEHAVIOR §3.8, S-42) instead of waiting 310 s.

@@ -218,7 +218,8 @@ final class SocketPool: @unchecked Sendable {
         let result = connection.exchange(
             head: Self.head(of: task, keepAlive: self.reusesConnections),
             body: task.request.body,
-            timeout: task.request.timeout
+            timeout: task.request.timeout,
+            limits: task.request.limits
         )
         let live = task.detach()
         switch result {
