@@ -301,11 +301,13 @@ extension ClientEngine {
     /// events are recognised and applied to their channel now; messages are left as an index, decoded (and
     /// decrypted) on the delivery queue when their turn comes. Envelopes whose channel and publish timetoken are in
     /// `recent` (the previous answer's) are skipped as catch-up repeats (BEHAVIOR §3.7); on return `recent` holds
-    /// this answer's.
+    /// this answer's — its last `recentKeyLimit` messages: a catch-up can only repeat the end of an answer, and the
+    /// keys of a 100,000-message answer would otherwise stay in memory until the next one.
     func subscribeBatch(for response: SubscribeResponse, recent: inout Set<MessageKey>) -> SubscribeBatch {
         var items: [SubscribeBatch.Item] = []
         items.reserveCapacity(response.messages.count)
         var keys: Set<MessageKey> = []
+        let keptFrom = response.messages.count - Self.recentKeyLimit
         var channels: [String: PNChannel] = [:]
         for (index, envelope) in response.messages.enumerated() {
             guard let name = envelope.channel else {
@@ -314,7 +316,7 @@ extension ClientEngine {
             }
             if let token = envelope.publishTimetoken {
                 let key = MessageKey(channel: name, timetoken: token)
-                keys.insert(key)
+                if index >= keptFrom { keys.insert(key) }
                 if recent.contains(key) { continue }
             }
             if PNChannelPresence.isPresenceObservingChannelName(name),
@@ -345,6 +347,11 @@ extension ClientEngine {
             cryptor: self.cryptor
         )
     }
+}
+
+extension ClientEngine {
+    /// Messages at the end of an answer whose keys are kept to drop repeats from the next one: ten PubNub answers.
+    static let recentKeyLimit = 1_000
 }
 
 /// A received message's identity for dropping catch-up repeats: its channel and publish timetoken.

@@ -4,12 +4,13 @@ import Foundation
 /// on its own lane, runs the handshake, settle and deadline timers, and hands answers back to the machine.
 ///
 /// Answers are delivered as batches (`SubscribeBatch`) with back-pressure: while the batches the delivery queue has
-/// not gone through yet weigh more than `deliveryWindow`, the next answer waits here and no further long-poll is
-/// sent, so a fast origin and a slow delivery queue cannot pile answers up in memory.
+/// not gone through yet weigh more than `deliveryWindow`, the next subscribe request waits here unsent (as 3.4 sent
+/// the next long-poll only after delivering), so a fast origin and a slow delivery queue cannot pile answers up in
+/// memory: at most one large answer is held at a time.
 ///
 /// Confined to the engine's queue; the engine owns it.
 final class SubscribeLoop {
-    /// Undelivered batch weight (`SubscribeBatch.weight`, about bytes) above which answers wait.
+    /// Undelivered batch weight (`SubscribeBatch.weight`, about bytes) above which the next request waits.
     static let deliveryWindow = 8 * 1_024 * 1_024
 
     private unowned let engine: ClientEngine
@@ -25,8 +26,9 @@ final class SubscribeLoop {
     private var recentKeys: Set<MessageKey> = []
     /// Weight of the batches emitted and not yet delivered.
     private(set) var undeliveredWeight = 0
-    /// An answer that arrived while `undeliveredWeight` was above the window; handled once it is not.
-    private var parked: (request: StateMachine.Request, response: TransportResponse)?
+    /// The request decided while `undeliveredWeight` was above the window; sent once it is not (unless the machine
+    /// has moved on meanwhile).
+    private var deferred: StateMachine.Request?
     /// Requests sent whose transport has not reported back yet, cancelled ones included: a cancelled long-poll
     /// may still be on its way to the origin until its transport says it ended.
     private(set) var unfinishedRequests: Set<Int> = []
@@ -99,7 +101,6 @@ final class SubscribeLoop {
         self.cancelTask()
         self.idleRestartTimer?.cancel()
         self.idleRestartTimer = nil
-        self.parked = nil
     }
 
     // MARK: - Carrying out actions
@@ -150,6 +151,7 @@ final class SubscribeLoop {
     private func cancelTask() {
         self.task?.cancel()
         self.task = nil
+        self.deferred = nil
         self.waitTimer?.cancel()
         self.waitTimer = nil
         self.deadlineTimer?.cancel()
@@ -157,6 +159,10 @@ final class SubscribeLoop {
     }
 
     private func send(_ request: StateMachine.Request) {
+        if self.undeliveredWeight > Self.deliveryWindow {
+            self.deferred = request
+            return
+        }
         self.idleRestartTimer?.cancel()
         self.idleRestartTimer = nil
         self.waitTimer?.cancel()
@@ -235,36 +241,25 @@ final class SubscribeLoop {
         case .failure(let failure):
             self.perform(self.machine.requestFailed(request: request.id, .transport(failure)))
         case .success(let response):
-            if self.undeliveredWeight > Self.deliveryWindow {
-                // Back-pressure: the request is answered; the machine hears of it (and sends the next one) once
-                // the delivery queue has caught up.
-                self.parked = (request, response)
-                return
-            }
-            self.handleAnswer(request: request, response)
-        }
-    }
-
-    private func handleAnswer(request: StateMachine.Request, _ response: TransportResponse) {
-        guard request.id == self.machine.requestInFlight else { return }
-        switch ResponseParser.subscribe(response) {
-        case .failure(let failure):
-            self.perform(self.machine.requestFailed(request: request.id, .response(failure)))
-        case .success(let parsed):
-            self.lastResponse = parsed
-            for name in request.channels {
-                self.engine.channelObject(named: name).setUpdateTimeToken(parsed.timetoken)
-            }
-            let threshold = self.engine.settings?.requestMessageCountThreshold ?? 0
-            self.perform(
-                self.machine.responseReceived(
-                    request: request.id,
-                    cursor: Cursor(timetoken: parsed.timetoken, region: parsed.region),
-                    messageCount: parsed.messages.count,
-                    messageCountThreshold: threshold
+            switch ResponseParser.subscribe(response) {
+            case .failure(let failure):
+                self.perform(self.machine.requestFailed(request: request.id, .response(failure)))
+            case .success(let parsed):
+                self.lastResponse = parsed
+                for name in request.channels {
+                    self.engine.channelObject(named: name).setUpdateTimeToken(parsed.timetoken)
+                }
+                let threshold = self.engine.settings?.requestMessageCountThreshold ?? 0
+                self.perform(
+                    self.machine.responseReceived(
+                        request: request.id,
+                        cursor: Cursor(timetoken: parsed.timetoken, region: parsed.region),
+                        messageCount: parsed.messages.count,
+                        messageCountThreshold: threshold
+                    )
                 )
-            )
-            self.lastResponse = nil
+                self.lastResponse = nil
+            }
         }
     }
 
@@ -277,9 +272,9 @@ final class SubscribeLoop {
         self.engine.emit(batch) { [weak self] in
             guard let self else { return }
             self.undeliveredWeight -= weight
-            if self.undeliveredWeight <= Self.deliveryWindow, let parked = self.parked {
-                self.parked = nil
-                self.handleAnswer(request: parked.request, parked.response)
+            if self.undeliveredWeight <= Self.deliveryWindow, let request = self.deferred {
+                self.deferred = nil
+                if request.id == self.machine.requestInFlight { self.send(request) }
             }
         }
     }

@@ -87,7 +87,8 @@ extension ResponseParser {
             var timetoken: UInt64?
             var region: Int?
             var messages: [SubscribeEnvelope]?
-            // Channel names repeat across envelopes: one String per distinct name.
+            // Channel names, subscriptions and publishers repeat across envelopes: one String per distinct value, so
+            // a large answer's index holds references, not a copy of each name per message.
             var names: Set<String> = []
             let readable = scanner.readObject { key, scanner in
                 switch key {
@@ -141,10 +142,10 @@ extension ResponseParser {
                     if channel == nil { unreadable = true }
                     return channel != nil || scanner.skipValue() != nil
                 case "b":
-                    envelope.subscription = scanner.readString()
+                    envelope.subscription = scanner.readString().map { names.insert($0).memberAfterInsert }
                     return envelope.subscription != nil || scanner.skipValue() != nil
                 case "i":
-                    envelope.publisher = scanner.readString()
+                    envelope.publisher = scanner.readString().map { names.insert($0).memberAfterInsert }
                     return envelope.publisher != nil || scanner.skipValue() != nil
                 case "d":
                     envelope.payload = scanner.skipValue()

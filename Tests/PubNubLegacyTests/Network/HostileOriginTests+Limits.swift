@@ -128,3 +128,67 @@ extension HostileOriginTests {
         client.disconnect()
     }
 }
+
+// MARK: - Back-pressure
+
+/// A sink that holds the delivery queue on the first message until `release` is signalled, and counts messages.
+private final class HoldingSink: ClientEventSink, @unchecked Sendable {
+    // @unchecked: `received` is a lock box; `release` is thread-safe.
+    let release = DispatchSemaphore(value: 0)
+    let received = Locked(0)
+
+    func handle(_ event: ClientEvent, from client: PubNub) {
+        guard case .didReceiveMessage = event else { return }
+        let count = self.received.withLock { count -> Int in
+            count += 1
+            return count
+        }
+        if count == 1 { _ = self.release.wait(timeout: .now() + 60) }
+    }
+}
+
+extension HostileOriginTests {
+    @Test func aLargeAnswerIsDeliveredBeforeTheNextLongPollIsSent() async throws {
+        // 80,000 messages weigh more than the delivery window: while the delivery queue is busy with them (held
+        // here on the first message), the client does not ask for more.
+        let name = Client.unique("window")
+        let count = 80_000
+        let messages = (1...count).map {
+            RawHTTPServer.ScriptedMessage(channel: name, payload: "\($0)", timetoken: 100 + UInt64($0))
+        }
+        let large = RawHTTPServer.subscribeAnswer(cursor: 100 + UInt64(count), messages)
+        let server = try RawHTTPServer { request in
+            if request.target.hasPrefix("/time/") {
+                return .send(RawHTTPServer.ok("[17000000000000000]"), close: false)
+            }
+            switch RawHTTPServer.subscribeCursor(request) {
+            case 0: return .send(RawHTTPServer.subscribeAnswer(cursor: 100), close: false)
+            case 100: return .send(large, close: false)
+            default:
+                Thread.sleep(forTimeInterval: 0.05)
+                return .hangUp
+            }
+        }
+        defer { server.stop() }
+        let sink = HoldingSink()
+        let recorder = EventRecorder()
+        let client = PubNub(
+            configuration: PNConfiguration.testing(origin: "127.0.0.1:\(server.port)"),
+            delegate: recorder,
+            eventSinks: [sink]
+        )
+        defer { sink.release.signal() }
+        client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: { recorder.block("error", $0) })
+        try await recorder.next(.block, "connect", within: 10)
+        client.subscribeOnChannel(PNChannel.channelWithName(name))
+        try await Self.waitUntil("the first message", within: 20) { sink.received.current == 1 }
+        let next = 100 + UInt64(count)
+        let polls = { server.requests.compactMap(RawHTTPServer.subscribeCursor).filter { $0 == next }.count }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        #expect(polls() == 0)
+        sink.release.signal()
+        try await Self.waitUntil("every message", within: 30) { sink.received.current == count }
+        try await Self.waitUntil("the next long-poll") { polls() >= 1 }
+        client.disconnect()
+    }
+}

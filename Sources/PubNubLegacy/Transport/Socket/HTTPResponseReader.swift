@@ -243,9 +243,9 @@ struct HTTPResponseReader {
             self.phase = .chunkSize
         } else if let contentLength {
             guard contentLength <= self.maximumBodyBytes else { throw .bodyTooLarge }
-            // Announced sizes are bounded by the limit; reserving only what a PubNub answer could be keeps a false
-            // announcement from costing memory before any byte of it arrives.
-            self.body.reserveCapacity(min(contentLength, 4 * 1_024 * 1_024))
+            // One allocation of the announced size (bounded by the limit): pages the body never fills are never
+            // touched, so a false announcement costs address space, not memory.
+            self.body.reserveCapacity(contentLength)
             self.phase = .fixed(remaining: contentLength)
         } else {
             self.keepAlive = false
