@@ -202,10 +202,12 @@ final class SubscribeLoop {
             let catchUp = self.engine.settings?.restoreSubscriptionFromLastTimeToken ?? true
             self.perform(self.machine.deadlinePassed(request: id, catchUp: catchUp))
         }
+        // The transport's own idle timeout is only a backstop, a moment after the deadline, so that a silent
+        // long-poll always ends through the deadline's rules (catch-up setting included).
         self.task = self.engine.send(
             endpoint,
             lane: self.engine.longPollLane,
-            timeout: settings.subscribeMaximumIdleTime
+            timeout: settings.subscribeMaximumIdleTime + 1
         ) {
             [weak self] result in
             self?.requestEnded(id)
