@@ -22,7 +22,7 @@ final class SubscribeLoop {
     private var deadlineTimer: DispatchWorkItem?
     private var idleRestartTimer: DispatchWorkItem?
     private var lastResponse: SubscribeResponse?
-    /// Messages of the previous answer, to drop exact repeats when a catch-up overlaps (BEHAVIOR §3.7).
+    /// Messages of the previous answer, to drop exact repeats when a catch-up overlaps (docs/BEHAVIOR.md §3.7).
     private var recentKeys: Set<MessageKey> = []
     /// Weight of the batches emitted and not yet delivered.
     private(set) var undeliveredWeight = 0
@@ -86,7 +86,7 @@ final class SubscribeLoop {
 
     /// Runs `body` once every request of `requests` has been reported ended by its transport (answered, failed or
     /// cancelled), at once when none is left. A leave waits for this so that the long-poll it replaces cannot reach
-    /// the origin after it and join the leaving uuid again (BEHAVIOR §2.10, §3.6).
+    /// the origin after it and join the leaving uuid again (docs/BEHAVIOR.md §2.10, §3.6).
     func whenRequestsEnd(_ requests: Set<Int>, _ body: @escaping () -> Void) {
         let pending = requests.intersection(self.unfinishedRequests)
         guard !pending.isEmpty else {
@@ -109,7 +109,7 @@ final class SubscribeLoop {
         // The machine already holds the outcome: publish it to the getters before any event announces it.
         self.engine.updateSnapshot()
         for action in actions {
-            PNLog(.PNLogCommunicationChannelLayerInfoLevel, self.engine, "subscribe loop: \(action)")
+            PNLogger.log(.PNLogCommunicationChannelLayerInfoLevel, self.engine, "subscribe loop: \(action)")
             switch action {
             case .cancelInFlight:
                 self.cancelTask()
@@ -193,8 +193,8 @@ final class SubscribeLoop {
         case .idle:
             break
         }
-        // BEHAVIOR §3.3: 3.4's idle timer restarted on every answer, not on every byte. A long-poll answered one
-        // byte at a time would otherwise hold the subscription for ever: past this deadline it ends the way the
+        // docs/BEHAVIOR.md §3.3: 3.4's idle timer restarted on every answer, not on every byte. A long-poll answered
+        // one byte at a time would otherwise hold the subscription for ever: past this deadline it ends the way the
         // idle timer ends it — re-issued on a fresh connection from the kept cursor.
         self.deadlineTimer = self.engine.schedule(after: settings.subscribeMaximumIdleTime) { [weak self] in
             guard let self, self.machine.requestInFlight == id else { return }

@@ -380,7 +380,7 @@ import Testing
             Self.sent(machine.subscribe(op: 3, adding: ["b"], withPresenceEvent: true, keepTimeToken: true))
         )
         #expect(machine.deadlinePassed(request: handshake.id, catchUp: true).isEmpty)
-        // Without catch-up the stalled poll is replaced by a handshake from 0 (BEHAVIOR §3.3).
+        // Without catch-up the stalled poll is replaced by a handshake from 0 (docs/BEHAVIOR.md §3.3).
         var plain = try Self.subscribed(["a"], token: 100)
         let stalled = try #require(plain.requestInFlight)
         let fresh = try #require(Self.sent(plain.deadlinePassed(request: stalled, catchUp: false)))
