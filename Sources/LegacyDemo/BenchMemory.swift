@@ -27,3 +27,29 @@ enum BenchMemory {
         #endif
     }
 }
+
+extension BenchMemory {
+    /// Starts a new peak for `peakKiB()` (Linux: writes 5 to /proc/self/clear_refs); false where that is not
+    /// possible, and the peak then covers the whole run.
+    static func resetPeak() -> Bool {
+        #if canImport(Darwin)
+        return false
+        #else
+        return (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
+        #endif
+    }
+
+    /// The highest resident memory since the start or the last `resetPeak()`, in KiB (Linux: `VmHWM` of
+    /// /proc/self/status); nil where it cannot be read.
+    static func peakKiB() -> Int? {
+        #if canImport(Darwin)
+        return nil
+        #else
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return line.split(separator: " ").compactMap { Int($0) }.first
+        }
+        return nil
+        #endif
+    }
+}

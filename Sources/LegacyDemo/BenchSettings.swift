@@ -17,6 +17,8 @@ struct BenchSettings {
         /// Workload 5: timing rounds of at least `cryptoRoundSeconds` each (the best round counts).
         var cryptoRounds: Int
         var cryptoRoundSeconds: Double
+        /// Workload 6: messages in the one subscribe answer.
+        var batchMessages: Int
 
         /// The counts the issue names, for release builds.
         static let full = Counts(
@@ -27,7 +29,8 @@ struct BenchSettings {
             fanOutEvents: 100_000,
             fanOutRounds: 5,
             cryptoRounds: 9,
-            cryptoRoundSeconds: 0.05
+            cryptoRoundSeconds: 0.05,
+            batchMessages: 100_000
         )
 
         /// A few seconds per workload at most (a smoke test; the figures are rougher).
@@ -39,7 +42,8 @@ struct BenchSettings {
             fanOutEvents: 20_000,
             fanOutRounds: 3,
             cryptoRounds: 3,
-            cryptoRoundSeconds: 0.02
+            cryptoRoundSeconds: 0.02,
+            batchMessages: 100_000
         )
 
         /// Every workload with `messages` messages (or 20 times as many fan-out events): the tests' hidden
@@ -53,7 +57,8 @@ struct BenchSettings {
                 fanOutEvents: 20 * messages,
                 fanOutRounds: 1,
                 cryptoRounds: 1,
-                cryptoRoundSeconds: 0.005
+                cryptoRoundSeconds: 0.005,
+                batchMessages: 10 * messages
             )
         }
     }
