@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "PubNubLegacy"),
         .testTarget(
             name: "PubNubLegacyTests",
-            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"],
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "TestSupport"],
             resources: [.copy("Fixtures/crypto-vectors.json")]  // docs/CRYPTO.md §6
         ),
         .target(name: "PNObservation", dependencies: ["PubNubLegacy"]),
@@ -29,6 +29,14 @@ let package = Package(
         .executableTarget(name: "LegacyDemo", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
         .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo"]),
         .testTarget(name: "SnippetTests", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
+        // Real 3.x programs ported by the mechanical rule, driven against LocalOrigin (MIGRATION.md "Porting a real
+        // app").
+        .testTarget(
+            name: "PortedAppsTests",
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "TestSupport"]
+        ),
+        // What several test targets share: the lock of the process-wide state (shared client, logger, defaults).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

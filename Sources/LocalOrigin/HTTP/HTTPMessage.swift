@@ -7,7 +7,9 @@
 public struct HTTPRequest: Sendable {
     /// The method token as sent, e.g. `GET`.
     public var method: String
-    /// The raw request-target, e.g. `/time/0?uuid=a`, never percent-decoded.
+    /// The raw request-target, e.g. `/time/0?uuid=a`, never percent-decoded. Raw non-ASCII bytes that form UTF-8
+    /// are kept as sent; each byte of a sequence that is not UTF-8 is written as `%XX` (percent-decoding the target
+    /// gives back exactly the bytes sent, so such input can be recognised and refused).
     public var target: String
     /// The protocol version as sent, e.g. `HTTP/1.1`.
     public var version: String

@@ -42,6 +42,27 @@ struct OriginReply: Sendable {
     /// 405 for a method other than GET (or POST where a body is meaningful).
     static let methodNotAllowed = OriginReply.error(405, "Method Not Allowed", service: "Balancer")
 
+    /// 400 for a request whose path, query or body is not UTF-8 once percent-decoded.
+    static let invalidUTF8 = OriginReply.error(400, "Invalid UTF-8", service: "Balancer")
+
+    /// 403 for a request without a valid signature when the origin has a secret key (the Access Manager shape the
+    /// service answers a wrong signature with).
+    static let signatureMismatch = OriginReply.accessManager(403, "Signature does not match")
+
+    /// 403 for a signed request whose `timestamp` is missing, not a number, or outside the accepted window.
+    static let invalidTimestamp = OriginReply.accessManager(403, "Invalid timestamp")
+
+    /// `{"message":M,"error":true,"service":"Access Manager","status":S}`.
+    static func accessManager(_ status: Int, _ message: String) -> OriginReply {
+        OriginReply(
+            status: status,
+            body: .object([
+                "message": .string(message), "error": .bool(true), "service": .string("Access Manager"),
+                "status": .int(status),
+            ])
+        )
+    }
+
     /// 503 once the origin is stopping.
     static let unavailable = OriginReply.error(503, "Service Unavailable", service: "Balancer")
 

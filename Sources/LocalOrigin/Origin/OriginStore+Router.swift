@@ -9,6 +9,19 @@ extension OriginStore {
         if let index = OriginStore.callbackSegmentIndex(segments), let callback = target.segment(index) {
             exchange.callback = callback
         }
+        // Every form alike (path or query, escaped or raw, or the body): text that is not UTF-8 is refused before
+        // anything reads it.
+        guard target.isValidUTF8, request.body.isEmpty || String(validating: request.body, as: UTF8.self) != nil
+        else {
+            self.answer(exchange, .invalidUTF8)
+            return
+        }
+        if let secretKey = self.settings.secretKey, !secretKey.isEmpty,
+            let refusal = self.signatureRefusal(request, target, secretKey: secretKey)
+        {
+            self.answer(exchange, refusal)
+            return
+        }
         guard request.method == "GET" || request.method == "POST" else {
             self.answer(exchange, .methodNotAllowed)
             return

@@ -155,8 +155,9 @@ extension PubNub {
     /// With `withPresenceEvent` the origin gets a handshake (`tt=0`) for the whole list so it registers the new
     /// channels; channels already subscribed are not left, and with `keepTimeTokenOnListChange` (default YES) the
     /// subscription continues from its previous time token, so nothing published meanwhile is missed. Without it
-    /// the list grows without a handshake. Success: `didSubscribeOnChannels:` with exactly the regular channels
-    /// named here, then the block with `PNSubscriptionProcessSubscribedState`. Failure: `subscriptionDidFailWithError:`
+    /// the list grows without a handshake. Success: `didSubscribeOnChannels:` with every regular channel subscribed
+    /// now (these and the earlier ones, in subscription order, as 3.4.2 reported them), then the block with
+    /// `PNSubscriptionProcessSubscribedState` and the same list. Failure: `subscriptionDidFailWithError:`
     /// and the block with `PNSubscriptionProcessNotSubscribedState` and the error — 104/105 when not connected,
     /// 111 for an empty name or one containing `,` or `/` (nothing is sent), 106 when the handshake times out,
     /// 112/113 when access is denied. Subscribing only to subscribed channels completes at once without traffic.

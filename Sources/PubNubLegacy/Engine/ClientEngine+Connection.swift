@@ -79,7 +79,10 @@ extension ClientEngine {
     /// `setClientIdentifier`: stores the identifier, or runs the soft reset while subscribed (docs/BEHAVIOR.md §2.10).
     func setClientIdentifier(_ identifier: String?) {
         let new = identifier ?? PNUniqueIdentifier()
-        guard new != self.uuid else { return }
+        guard new != self.uuid else {
+            self.updateSnapshot()
+            return
+        }
         guard self.connection.isConnected else {
             self.uuid = new
             self.updateSnapshot()
@@ -113,7 +116,7 @@ extension ClientEngine {
                 self.updateSnapshot()
                 self.subscriptionChanges[operation.id] = SubscriptionChange(
                     onSuccess: { [unowned self] in
-                        self.emit(.didSubscribe(base))
+                        self.emit(.didSubscribe(self.subscribedRegularChannels()))
                         self.finish(operation)
                     },
                     onFailure: { [unowned self] failure in
@@ -155,7 +158,14 @@ extension ClientEngine {
             }
             switch self.connection.connectRequested() {
             case .alreadyConnected:
-                blockOnly(kPNClientTriedConnectWhileConnectedError)
+                // As 3.4.2: `connectionDidFailWithError:` (101), its notification and the connection observers, then
+                // the block; the connection in place is not touched (3.4.2 released the running connect's lock).
+                let error = PNError(code: kPNClientTriedConnectWhileConnectedError)
+                self.emit(
+                    .connectionDidFail(error),
+                    completion: failure.map { box in DeliveryBlock { box.block(error) } }
+                )
+                self.finish(operation)
             case .noNetwork:
                 blockOnly(kPNClientConnectionFailedOnInternetFailureError)
                 self.scheduleProbe()
@@ -175,7 +185,7 @@ extension ClientEngine {
     func perform(_ actions: [ConnectionStateMachine.Action]) {
         self.updateSnapshot()
         for action in actions {
-            PNLog(.PNLogConnectionLayerInfoLevel, self, "connection \(self.connection.state): \(action)")
+            PNLogger.log(.PNLogConnectionLayerInfoLevel, self, "connection \(self.connection.state): \(action)")
             switch action {
             case .beginConnectAttempt:
                 if self.connectionWork != nil {
@@ -251,7 +261,7 @@ extension ClientEngine {
                 if let lower = self.lowerSecurityLevel() {
                     // docs/BEHAVIOR.md §2.8: each rung is a silent retry; only the configuration allows it
                     // (docs/DESIGN.md A12).
-                    PNLog(
+                    PNLogger.log(
                         .PNLogConnectionLayerErrorLevel,
                         self,
                         "TLS failed at \(self.securityLevel); retrying with \(lower)"
@@ -345,8 +355,8 @@ extension ClientEngine {
             return
         }
         self.dispatcher.ask({ client, delegate -> (Bool?, Bool?) in
-            let resubscribe = delegate?.shouldResubscribeOnConnectionRestore()?.boolValue
-            let catchUp = delegate?.shouldRestoreSubscriptionFromLastTimeToken()?.boolValue
+            let resubscribe = DelegateAnswers.resubscribe(delegate)
+            let catchUp = DelegateAnswers.catchUp(delegate)
             _ = client
             return (resubscribe, catchUp)
         }) { [weak self] (answer: (Bool?, Bool?)) in
@@ -382,7 +392,7 @@ extension ClientEngine {
         let configured = self.settings?.autoReconnectClient ?? true
         self.dispatcher.ask({ client, delegate -> Bool? in
             guard let client else { return nil }
-            return delegate?.shouldReconnectPubNubClient(client)?.boolValue
+            return DelegateAnswers.reconnect(delegate, client)
         }) { [weak self] (answer: Bool?) in
             guard let self else { return }
             self.queue.async {
@@ -397,8 +407,27 @@ extension ClientEngine {
 
     // MARK: - Disconnect
 
-    /// User `disconnect` (docs/BEHAVIOR.md §2.6): no leave; in-flight work fails with 105; did-disconnect exactly once;
-    /// deferred calls replay afterwards (and fail their pre-flight with 105).
+    /// `disconnect()`: an operation like the others, so it runs after every call made before it has completed —
+    /// `connect(); subscribeOnChannels([a]); disconnect()` connects, subscribes, then disconnects, as 3.4.2 queued
+    /// its disconnect behind the calls in progress (docs/BEHAVIOR.md §1.2). Calls made after it fail with 105.
+    ///
+    /// One exception keeps a disconnect from waiting on an origin that does not answer: a connect (the user's or an
+    /// automatic one) whose first attempt already failed would hold the queue for up to 46 s of retries (3.4.2
+    /// waited until the network came back, forever when it did not). A disconnect ends it at once — its
+    /// `errorBlock` gets nil and `didDisconnectFromOrigin:` follows — and the calls queued meanwhile then fail
+    /// with 105.
+    func requestDisconnect() {
+        if self.connection.state == .connecting, self.connection.failedAttempts > 0, self.connectionWork != nil {
+            self.disconnect()
+        }
+        self.submit("disconnect") { operation in
+            self.disconnect()
+            self.finish(operation)
+        }
+    }
+
+    /// User `disconnect` when its turn comes (docs/BEHAVIOR.md §2.6): no leave; anything still running fails with 105;
+    /// did-disconnect exactly once; calls queued behind it run afterwards (and fail their pre-flight with 105).
     func disconnect() {
         let hadConnection = self.connection.disconnectRequested()
         self.cancelConnectAttempt()

@@ -46,7 +46,7 @@ extension ClientEngine {
     }
 
     private func probeFinished(reachable: Bool) {
-        PNLog(.PNLogReachabilityLevel, self, "origin \(reachable ? "reachable" : "not reachable")")
+        PNLogger.log(.PNLogReachabilityLevel, self, "origin \(reachable ? "reachable" : "not reachable")")
         let actions = self.connection.probeFinished(reachable: reachable)
         let waitingStates: [ConnectionStateMachine.State] = [.created, .disconnected, .disconnectedOnNetworkError]
         if !reachable, let work = self.connectionWork, waitingStates.contains(self.connection.state) {

@@ -52,13 +52,15 @@ extension ClientEngine {
                 fail(error)
                 return
             }
-            let named = channels.filter { !$0.isPresenceObserver() }
             self.subscriptionChanges[operation.id] = SubscriptionChange(
                 onSuccess: { [unowned self] in
+                    // 3.4.2 reported the channels of its subscribe request, which re-subscribed the whole set: every
+                    // regular channel subscribed now, not only the ones of this call.
+                    let subscribed = self.subscribedRegularChannels()
                     self.emit(
-                        .didSubscribe(named),
+                        .didSubscribe(subscribed),
                         completion: block.map { box in
-                            DeliveryBlock { box.block(.PNSubscriptionProcessSubscribedState, named, nil) }
+                            DeliveryBlock { box.block(.PNSubscriptionProcessSubscribedState, subscribed, nil) }
                         }
                     )
                     self.finish(operation)
@@ -81,6 +83,12 @@ extension ClientEngine {
                 withPresenceEvent: withPresenceEvent
             )
         }
+    }
+
+    /// Every regular (non `-pnpres`) channel of the subscription, in subscription order, as the objects the app
+    /// subscribed with: what `didSubscribeOnChannels:` and the subscribe block report.
+    func subscribedRegularChannels() -> [PNChannel] {
+        Self.regularNames(self.loop.machine.channels).map { self.channelObject(named: $0) }
     }
 
     /// `unsubscribeFromChannels:withPresenceEvent:andCompletionHandlingBlock:` (docs/BEHAVIOR.md §3.6 Layer rules).

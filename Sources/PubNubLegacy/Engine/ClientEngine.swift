@@ -26,6 +26,12 @@ final class Operation {
 struct ClientSnapshot: Sendable {
     var connected = false
     var uuid: String?
+    /// The identifier of the latest `setClientIdentifier` (or configuration `uuid`) until the engine has applied
+    /// it: the facade writes it before handing the change to the queue, so the getter returns the new value at once
+    /// (read-your-writes, as 3.4's setter stored it synchronously).
+    var requestedUUID: String?
+    /// A copy of the configuration the app applied last (valid ones only), written by the facade at once.
+    var configuration: PNConfiguration?
     /// Full names, `-pnpres` companions included.
     var subscribed: [String] = []
     /// The origin of the applied configuration.
@@ -263,6 +269,9 @@ final class ClientEngine: @unchecked Sendable {
             $0.connected = connected
             $0.uuid = uuid
             $0.subscribed = subscribed
+            if $0.requestedUUID == uuid {
+                $0.requestedUUID = nil
+            }
         }
     }
 

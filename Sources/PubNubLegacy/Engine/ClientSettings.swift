@@ -94,7 +94,8 @@ struct ClientSettings: Equatable, Sendable {
             subscribeKey: self.subscribeKey,
             uuid: uuid,
             authKey: self.authKey,
-            relaxedCertificateValidation: self.secure && security == .relaxed
+            relaxedCertificateValidation: self.secure && security == .relaxed,
+            secretKey: self.secretKey == "0" ? "" : self.secretKey  // "0" is 3.4's "no secret key"
         )
     }
 }

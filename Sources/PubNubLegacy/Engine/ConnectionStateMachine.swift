@@ -26,7 +26,7 @@ struct ConnectionStateMachine: Equatable {
 
     /// What `connect` should do right now.
     enum ConnectDecision: Equatable {
-        /// T2: block-only 101.
+        /// T2: 101 (connection-failed event and block, as 3.4.2), the connection untouched.
         case alreadyConnected
         /// T3: probe first, then decide again with `probeFinished`.
         case probeFirst

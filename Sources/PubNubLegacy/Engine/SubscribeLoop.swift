@@ -93,7 +93,7 @@ final class SubscribeLoop {
         // The machine already holds the outcome: publish it to the getters before any event announces it.
         self.engine.updateSnapshot()
         for action in actions {
-            PNLog(.PNLogCommunicationChannelLayerInfoLevel, self.engine, "subscribe loop: \(action)")
+            PNLogger.log(.PNLogCommunicationChannelLayerInfoLevel, self.engine, "subscribe loop: \(action)")
             switch action {
             case .cancelInFlight:
                 self.cancelTask()

@@ -12,8 +12,9 @@ public final class PNChannelPresence: PNChannel, @unchecked Sendable {
         self.presenceForChannelWithName(channel.name)
     }
 
-    /// The cached presence channel for a regular or a presence channel name.
-    static func presenceForChannelWithName(_ channelName: String) -> PNChannelPresence {
+    /// 3.4's protected `+presenceForChannelWithName:`: the cached presence channel for a regular or a presence
+    /// channel name.
+    public static func presenceForChannelWithName(_ channelName: String) -> PNChannelPresence {
         let name =
             self.isPresenceObservingChannelName(channelName) ? channelName : channelName + self.presenceSuffix
         guard let presence = PNChannel.cachedChannel(named: name) as? PNChannelPresence else {
@@ -22,17 +23,20 @@ public final class PNChannelPresence: PNChannel, @unchecked Sendable {
         return presence
     }
 
-    /// Whether `channelName` names a presence channel (ends in `-pnpres`).
-    static func isPresenceObservingChannelName(_ channelName: String) -> Bool {
+    /// 3.4's protected `+isPresenceObservingChannelName:`: whether `channelName` names a presence channel (ends in
+    /// `-pnpres`).
+    public static func isPresenceObservingChannelName(_ channelName: String) -> Bool {
         channelName.hasSuffix(self.presenceSuffix) && channelName.count > self.presenceSuffix.count
     }
 
-    /// The channel whose presence this channel carries (its name without `-pnpres`).
-    func observedChannel() -> PNChannel {
+    /// 3.4's protected `-observedChannel`: the channel whose presence this channel carries (its name without
+    /// `-pnpres`).
+    public func observedChannel() -> PNChannel {
         PNChannel.channelWithName(String(self.name.dropLast(PNChannelPresence.presenceSuffix.count)))
     }
 
-    override func isPresenceObserver() -> Bool {
+    /// Always true: this is a `-pnpres` channel.
+    public override func isPresenceObserver() -> Bool {
         true
     }
 }

@@ -111,3 +111,8 @@ private func truncatedUnsigned(_ real: Double) -> UInt64? {
     }
     return UInt64(real.rounded(.towardZero))
 }
+
+/// `%p` of an object as 3.4's descriptions printed it: `0x` and the address in lower-case hex, no padding.
+func pointerDescription(_ object: AnyObject) -> String {
+    "0x" + String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16)
+}

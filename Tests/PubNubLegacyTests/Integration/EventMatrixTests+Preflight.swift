@@ -258,7 +258,7 @@ extension EventMatrixTests {
             ]
         ),
         MatrixCase(
-            name: "connect while connected (101, block only when idle)",
+            name: "connect while connected (101 on every channel, as 3.4.2)",
             setup: { try await $0.connect() },
             trigger: {
                 $0.client.connectWithSuccessBlock($0.recorder.connectSuccess, errorBlock: $0.recorder.connectFailure)
@@ -266,6 +266,9 @@ extension EventMatrixTests {
             rows: [
                 Row(
                     event: "connect while connected",
+                    delegate: "connectionDidFail",
+                    observer: "connection:error",
+                    notification: kPNClientConnectionDidFailWithErrorNotification,
                     block: "connect.error",
                     code: kPNClientTriedConnectWhileConnectedError
                 )

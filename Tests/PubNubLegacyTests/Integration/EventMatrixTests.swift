@@ -73,9 +73,10 @@ typealias Row = MatrixRow
             ]
         ),
         MatrixCase(
-            name: "disconnected while a connect is pending (D1: errorBlock(nil))",
+            name: "disconnected while a connect is retrying (errorBlock(nil))",
             origin: .fake,
             setup: { harness in
+                // The first attempt fails, so the connect is in its retries: a disconnect does not wait for them.
                 harness.hold("/time/")
                 let start = harness.mark
                 harness.client.connectWithSuccessBlock(
@@ -83,7 +84,9 @@ typealias Row = MatrixRow
                     errorBlock: harness.recorder.connectFailure
                 )
                 try await harness.waitFor(.notification, kPNClientWillConnectToOriginNotification.rawValue, from: start)
-                try await harness.transport?.waitForRequest(containing: "/time/")
+                let transport = try #require(harness.transport)
+                try await transport.answerWhenHeld(containing: "/time/", status: 503, body: "unavailable")
+                try await transport.waitForRequest(containing: "/time/", count: 2)
             },
             trigger: { $0.client.disconnect() },
             rows: [

@@ -84,7 +84,7 @@ extension ScenarioTests {
         ledger.verify()
     }
 
-    @Test("S-04: connect while connected fails with 101 through the block only; the running long-poll is untouched")
+    @Test("S-04: connect while connected fails with 101, reported as 3.4.2 did; the running long-poll is untouched")
     func s04ConnectWhileConnected() async throws {
         let harness = try MatrixHarness(.local)
         defer { harness.stop() }
@@ -95,10 +95,9 @@ extension ScenarioTests {
         let sentBefore = harness.traffic.count
         let (success, failure) = ledger.connect("again")
         harness.client.connectWithSuccessBlock(success, errorBlock: failure)
-        try await harness.check(
-            [Self.blockOnly("connect.error", code: kPNClientTriedConnectWhileConnectedError)],
-            from: start
-        )
+        // Layer rule (issue 13): 3.4.2 told the delegate, the notification observers and thus the connection
+        // observers (`connectionDidFailWithError:` 101), then the block.
+        try await harness.check([Self.alreadyConnected], from: start)
         #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         #expect(harness.traffic.requests[poll].failure == nil)
         // The same long-poll request, not a replacement, carries the next message.
@@ -109,7 +108,7 @@ extension ScenarioTests {
         ledger.verify()
     }
 
-    @Test("S-05: connect while connecting fails with 101; the first connect completes and a publish waits for it")
+    @Test("S-05: connect while connecting fails with 101 once the first connect completed and a publish ran")
     func s05ConnectWhileConnecting() async throws {
         // Engine timing: the fake transport holds the connect attempt until the test answers it. The second connect
         // was called after the publish, so (calls start in call order, docs/BEHAVIOR.md §1.2) its 101 follows the
@@ -127,8 +126,7 @@ extension ScenarioTests {
         Self.answerHeldConnect(harness, transport)
         try await harness.check(
             [
-                Self.willConnect, Self.connected(), Self.willSend, Self.sent,
-                Self.blockOnly("connect.error", code: kPNClientTriedConnectWhileConnectedError),
+                Self.willConnect, Self.connected(), Self.willSend, Self.sent, Self.alreadyConnected,
             ],
             from: start
         )

@@ -120,7 +120,11 @@ extension ScenarioTests {
         #expect(polls[1].timetoken == handshakeToken)
         #expect(polls[1].timetoken != previous)
         #expect(!harness.traffic.since(sentBefore).contains { $0.isLeave })
-        #expect(harness.recorder.entries.dropFirst(start).first { $0.channel == .block }?.key == "channels:\(b.name)")
+        // 3.4.2 reported the whole subscribed set, not only the channel of the call.
+        #expect(
+            harness.recorder.entries.dropFirst(start).first { $0.channel == .block }?.key
+                == "channels:\(a.name),\(b.name)"
+        )
         ledger.verify()
     }
 

@@ -30,6 +30,16 @@ import Testing
         )
     }
 
+    /// `connect` while connected: 101 on every channel, as 3.4.2 reported it (issue 13).
+    static let alreadyConnected = Row(
+        event: "connect while connected",
+        delegate: "connectionDidFail",
+        observer: "connection:error",
+        notification: kPNClientConnectionDidFailWithErrorNotification,
+        block: "connect.error",
+        code: kPNClientTriedConnectWhileConnectedError
+    )
+
     static let disconnected = Row(
         event: "disconnected",
         delegate: "didDisconnect",
