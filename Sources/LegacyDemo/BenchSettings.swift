@@ -19,6 +19,9 @@ struct BenchSettings {
         var cryptoRoundSeconds: Double
         /// Workload 6: messages in the one subscribe answer.
         var batchMessages: Int
+        /// Workload 7: timing rounds of at least `jsonRoundSeconds` each, per figure (the best round counts).
+        var jsonRounds: Int
+        var jsonRoundSeconds: Double
 
         /// The counts the issue names, for release builds.
         static let full = Counts(
@@ -30,7 +33,9 @@ struct BenchSettings {
             fanOutRounds: 5,
             cryptoRounds: 9,
             cryptoRoundSeconds: 0.05,
-            batchMessages: 100_000
+            batchMessages: 100_000,
+            jsonRounds: 9,
+            jsonRoundSeconds: 0.05
         )
 
         /// A few seconds per workload at most (a smoke test; the figures are rougher).
@@ -43,7 +48,9 @@ struct BenchSettings {
             fanOutRounds: 3,
             cryptoRounds: 3,
             cryptoRoundSeconds: 0.02,
-            batchMessages: 100_000
+            batchMessages: 100_000,
+            jsonRounds: 3,
+            jsonRoundSeconds: 0.02
         )
 
         /// Every workload with `messages` messages (or 20 times as many fan-out events): the tests' hidden
@@ -58,7 +65,9 @@ struct BenchSettings {
                 fanOutRounds: 1,
                 cryptoRounds: 1,
                 cryptoRoundSeconds: 0.005,
-                batchMessages: 10 * messages
+                batchMessages: 10 * messages,
+                jsonRounds: 1,
+                jsonRoundSeconds: 0.005
             )
         }
     }
