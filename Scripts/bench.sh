@@ -81,6 +81,9 @@ awk '
         goal("delivery >= 20000 msg/s", ours["delivery_throughput"] >= 20000)
         goal("delivery lost = 0", ours["delivery_lost"] == 0)
         goal("fan-out <= 5 us/event", ours["fanout_per_event"] <= 5)
+        goal("100k-message answer: peak RSS <= 200 MB", ours["batch_100k_peak_rss"] <= 200 * 1024)
+        goal("100k-message answer: RSS back within 50 MB", ours["batch_100k_rss_growth"] <= 50 * 1024)
+        goal("100k-message answer: delivery >= 50000 msg/s", ours["batch_100k_delivery"] >= 50000)
     }
     function goal(text, met) { printf "GOAL %s: %s\n", (met ? "met" : "MISSED"), text }
 ' "$work/layer.txt" "$work/python.txt" "$work/http.txt"

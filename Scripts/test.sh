@@ -53,7 +53,9 @@ step "LegacyDemo bench --quick (debug build): every figure printed"
 bench_out="$("$(swift build --show-bin-path)/LegacyDemo" bench --quick)"
 for name in publish_throughput publish_async_throughput publish_sequential publish_async_sequential \
     latency_p50 latency_p99 delivery_throughput delivery_lost fanout_per_event \
-    fanout_bare_per_event fanout_listeners_per_event crypto_encrypt_1KiB crypto_decrypt_1KiB rss_start rss_end; do
+    fanout_bare_per_event fanout_listeners_per_event crypto_encrypt_1KiB crypto_decrypt_1KiB batch_100k_delivery \
+    batch_100k_peak_rss batch_100k_rss_growth json_encode_1KiB json_encode_1KiB_foundation json_encode_dict \
+    json_encode_dict_foundation rss_start rss_end; do
     grep -q "^BENCH $name [0-9.-]* [^ ]*\$" <<<"$bench_out" || { echo "missing BENCH $name in:"; echo "$bench_out"; exit 1; }
 done
 grep -q '^BENCH delivery_lost 0 msg$' <<<"$bench_out" || { echo "delivery lost messages:"; echo "$bench_out"; exit 1; }

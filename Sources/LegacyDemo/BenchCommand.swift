@@ -18,6 +18,11 @@ enum BenchCommand {
                                    delivery_lost counts the ones that never arrived
               fanout_per_event     µs to deliver one event to delegate, observer, notification and block
               crypto_*_1KiB        µs to encrypt / decrypt a 1 KiB message (cipher key, 3.4 standard scheme)
+              batch_100k_delivery  messages/s of one 100,000-message subscribe answer through delegate, observer
+                                   and notification; batch_100k_peak_rss its peak resident memory (KiB), and
+                                   batch_100k_rss_growth the resident memory a second after it minus before it
+              json_encode_*        µs to encode a 1 KiB string / a small dictionary as a message's JSON text;
+                                   *_foundation: JSONSerialization on the same value
               rss_start/rss_end    resident memory at start and end
             --quick runs a few seconds per workload. Exit status 0; 1 when a workload fails or loses messages
             (the figures measured so far are printed); 2 for bad flags.
@@ -72,14 +77,14 @@ enum BenchCommand {
         complain("bench: connecting two clients to \(address)")
         try network.start()
 
-        complain("bench: 1/6 publish throughput, \(counts.publishes) messages back to back")
+        complain("bench: 1/8 publish throughput, \(counts.publishes) messages back to back")
         let throughput = try network.publishThroughput(count: counts.publishes)
         Self.bench("publish_throughput", throughput, "msg/s", decimals: 0)
         // The same publishes through the PubNubAsync overlay, on the same client (MIGRATION.md §11).
         let overlay = PubNubClient(wrapping: network.publisherClient)
         let channel = network.throughputChannelName
         let allowance = 15 + Double(counts.publishes) * 0.02
-        complain("bench: 1/6 publish through PubNubAsync, \(counts.publishes) messages started at once")
+        complain("bench: 1/8 publish through PubNubAsync, \(counts.publishes) messages started at once")
         let asyncThroughput = try BenchAsyncPublish.concurrentThroughput(
             overlay,
             channel: channel,
@@ -87,7 +92,7 @@ enum BenchCommand {
             timeout: allowance
         )
         Self.bench("publish_async_throughput", asyncThroughput, "msg/s", decimals: 0)
-        complain("bench: 1/6 publish one at a time, \(counts.publishes) messages each through 3.4 and PubNubAsync")
+        complain("bench: 1/8 publish one at a time, \(counts.publishes) messages each through 3.4 and PubNubAsync")
         let sequential = try BenchAsyncPublish.sequential34(
             network.publisherClient,
             channel: channel,
@@ -105,7 +110,7 @@ enum BenchCommand {
         Self.showResidentMemory()
 
         complain(
-            "bench: 2/6 latency, \(counts.latencyMessages) messages, one every \(counts.latencyInterval * 1000) ms"
+            "bench: 2/8 latency, \(counts.latencyMessages) messages, one every \(counts.latencyInterval * 1000) ms"
         )
         let latency = try network.latency(count: counts.latencyMessages, interval: counts.latencyInterval)
         if latency.slipped > 0 {
@@ -115,7 +120,7 @@ enum BenchCommand {
         Self.bench("latency_p99", latency.p99, "ms")
         Self.showResidentMemory()
 
-        complain("bench: 3/6 delivery throughput, \(counts.deliveryMessages) messages")
+        complain("bench: 3/8 delivery throughput, \(counts.deliveryMessages) messages")
         let delivery = try network.delivery(count: counts.deliveryMessages)
         complain(
             "bench: delivery: last publish acknowledged after \(String(format: "%.2f", delivery.published)) s,"
@@ -126,20 +131,39 @@ enum BenchCommand {
         Self.bench("delivery_lost", Double(delivery.lost), "msg", decimals: 0)
         Self.showResidentMemory()
 
-        complain("bench: 4/6 fan-out, \(counts.fanOutRounds) rounds of \(counts.fanOutEvents) events")
+        complain("bench: 4/8 fan-out, \(counts.fanOutRounds) rounds of \(counts.fanOutEvents) events")
         let fanOut = try BenchFanOut.measure(events: counts.fanOutEvents, rounds: counts.fanOutRounds)
         Self.bench("fanout_per_event", fanOut.withListeners, "us", decimals: 3)
         Self.bench("fanout_bare_per_event", fanOut.bare, "us", decimals: 3)
         Self.bench("fanout_listeners_per_event", fanOut.listeners, "us", decimals: 3)
         Self.showResidentMemory()
 
-        complain("bench: 5/6 crypto, 1 KiB message")
+        complain("bench: 5/8 crypto, 1 KiB message")
         let crypto = try BenchCrypto.measure(rounds: counts.cryptoRounds, roundSeconds: counts.cryptoRoundSeconds)
         Self.bench("crypto_encrypt_1KiB", crypto.encrypt, "us", decimals: 3)
         Self.bench("crypto_decrypt_1KiB", crypto.decrypt, "us", decimals: 3)
         Self.showResidentMemory()
 
-        complain("bench: 6/6 resident memory")
+        complain("bench: 6/8 one subscribe answer of \(counts.batchMessages) messages")
+        let batch = try BenchBatch.measure(count: counts.batchMessages)
+        complain(
+            "bench: batch: resident memory \(batch.startKiB) KiB before, \(batch.peakKiB) KiB at the peak,"
+                + " \(batch.afterKiB) KiB a second after"
+        )
+        Self.bench("batch_100k_delivery", batch.rate, "msg/s", decimals: 0)
+        Self.bench("batch_100k_peak_rss", Double(batch.peakKiB), "KiB", decimals: 0)
+        Self.bench("batch_100k_rss_growth", Double(batch.afterKiB - batch.startKiB), "KiB", decimals: 0)
+        Self.showResidentMemory()
+
+        complain("bench: 7/8 JSON encoding, 1 KiB string and small dictionary")
+        let json = try BenchJSON.measure(rounds: counts.jsonRounds, roundSeconds: counts.jsonRoundSeconds)
+        Self.bench("json_encode_1KiB", json.string, "us", decimals: 3)
+        Self.bench("json_encode_1KiB_foundation", json.stringFoundation, "us", decimals: 3)
+        Self.bench("json_encode_dict", json.dictionary, "us", decimals: 3)
+        Self.bench("json_encode_dict_foundation", json.dictionaryFoundation, "us", decimals: 3)
+        Self.showResidentMemory()
+
+        complain("bench: 8/8 resident memory")
         guard let start = rssStart, let end = BenchMemory.residentKiB() else {
             throw BenchError("resident memory: cannot be read on this system")
         }

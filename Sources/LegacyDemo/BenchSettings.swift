@@ -17,6 +17,11 @@ struct BenchSettings {
         /// Workload 5: timing rounds of at least `cryptoRoundSeconds` each (the best round counts).
         var cryptoRounds: Int
         var cryptoRoundSeconds: Double
+        /// Workload 6: messages in the one subscribe answer.
+        var batchMessages: Int
+        /// Workload 7: timing rounds of at least `jsonRoundSeconds` each, per figure (the best round counts).
+        var jsonRounds: Int
+        var jsonRoundSeconds: Double
 
         /// The counts the issue names, for release builds.
         static let full = Counts(
@@ -27,7 +32,10 @@ struct BenchSettings {
             fanOutEvents: 100_000,
             fanOutRounds: 5,
             cryptoRounds: 9,
-            cryptoRoundSeconds: 0.05
+            cryptoRoundSeconds: 0.05,
+            batchMessages: 100_000,
+            jsonRounds: 9,
+            jsonRoundSeconds: 0.05
         )
 
         /// A few seconds per workload at most (a smoke test; the figures are rougher).
@@ -39,7 +47,10 @@ struct BenchSettings {
             fanOutEvents: 20_000,
             fanOutRounds: 3,
             cryptoRounds: 3,
-            cryptoRoundSeconds: 0.02
+            cryptoRoundSeconds: 0.02,
+            batchMessages: 100_000,
+            jsonRounds: 3,
+            jsonRoundSeconds: 0.02
         )
 
         /// Every workload with `messages` messages (or 20 times as many fan-out events): the tests' hidden
@@ -53,7 +64,10 @@ struct BenchSettings {
                 fanOutEvents: 20 * messages,
                 fanOutRounds: 1,
                 cryptoRounds: 1,
-                cryptoRoundSeconds: 0.005
+                cryptoRoundSeconds: 0.005,
+                batchMessages: 10 * messages,
+                jsonRounds: 1,
+                jsonRoundSeconds: 0.005
             )
         }
     }

@@ -89,6 +89,15 @@ import Testing
         #expect(status.first?.affectedChannels == [self.channels[0]])
     }
 
+    @Test func anUndecodableMessageIsAMalformedResponseOnItsChannel() {
+        let message = PNMessage(message: "[\"\\ud800\"]", channel: self.channels[1], receiveDate: nil, timeToken: nil)
+        let error = ClientEngine.undecodableMessageError(.notRepresentable, of: message)
+        var derivation = StatusDerivation()
+        let status = derivation.statuses(for: .error(error)) { [] }
+        #expect(status.map(\.category) == [.malformedResponse])
+        #expect(status.first?.affectedChannels == [self.channels[1]])
+    }
+
     @Test func outcomesOfSingleCallsAreNotStatuses() {
         let error = PNError(code: kPNRequestExecutionFailedByTimeoutError)
         let derived = categories([

@@ -50,7 +50,10 @@ public final class PubNub: @unchecked Sendable {
         self.engine = ClientEngine(
             deliveryQueue: configuration?.deliveryQueue ?? DispatchQueue.main,
             serviceLane: serviceLane ?? RoutingTransport(maximumConnections: 4, label: "service"),
-            longPollLane: longPollLane ?? RoutingTransport(maximumConnections: 2, label: "long-poll")
+            // The long-poll lane gives every request a connection of its own: its answers are held by the origin, so
+            // one unrequested answer on a reused connection would shift every later one (SocketTransport).
+            longPollLane: longPollLane
+                ?? RoutingTransport(maximumConnections: 2, label: "long-poll", reusesConnections: false)
         )
         self.engine.dispatcher.attach(client: self)
         for sink in eventSinks {

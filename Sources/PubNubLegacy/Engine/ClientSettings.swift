@@ -31,6 +31,8 @@ struct ClientSettings: Equatable, Sendable {
     var cipherMode = CipherMode.buildDefault
     /// The client identifier the configuration names (4.x `uuid`), nil to keep the client's.
     var uuid: String?
+    /// The largest response body a request reads (`PNConfiguration.maximumResponseBodySize`).
+    var maximumResponseBodySize = ResponseLimits.defaultMaximumBodyBytes
 
     /// A copy of `configuration`'s current values.
     init(configuration: PNConfiguration) {
@@ -55,6 +57,7 @@ struct ClientSettings: Equatable, Sendable {
         self.reduceSecurityLevelOnError = values.reduceSecurityLevelOnError
         self.subscribeMaximumIdleTime = values.subscribeMaximumIdleTime
         self.uuid = values.uuid
+        self.maximumResponseBodySize = values.maximumResponseBodySize
         if values.cryptoBackwardCompatibilityMode {
             self.cipherMode = .compatibility33
         } else if values.useRandomInitializationVector {

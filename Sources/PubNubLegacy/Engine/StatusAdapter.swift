@@ -46,8 +46,8 @@ struct StatusDerivation {
             let channels = (error.associatedObject as? [PNChannel]) ?? []
             return [PNStatus(category: PNStatusCategory(error.category), affectedChannels: channels, error: error)]
         case .error(let error):
-            // Message count exceeded (200), decryption failure (119, the message as associated object) and
-            // configuration errors (100).
+            // Message count exceeded (200), a message that could not be decrypted (119) or decoded (126/127) — the
+            // message as associated object — and configuration errors (100).
             let channels = ((error.associatedObject as? PNMessage)?.channel).map { [$0] } ?? []
             return [PNStatus(category: PNStatusCategory(error.category), affectedChannels: channels, error: error)]
         case .willConnect, .didDisconnectWithError, .didSubscribe, .willRestoreSubscription, .didUnsubscribe,

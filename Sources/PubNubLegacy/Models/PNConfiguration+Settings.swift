@@ -82,4 +82,23 @@ extension PNConfiguration {
         get { self.settings.withLock { $0.cryptoBackwardCompatibilityMode } }
         set { self.settings.withLock { $0.cryptoBackwardCompatibilityMode = newValue } }
     }
+
+    /// The largest response body the client reads, in bytes (chunked framing removed). Default 33,554,432 (32 MiB),
+    /// several times what the PubNub service ever sends (a 100-message subscribe or history page of 32 KiB
+    /// messages stays under 4 MiB). A larger answer — from a misbehaving origin or proxy — fails its request with
+    /// `kPNResponseTooLargeError` (category `malformedResponse`) as soon as the limit is passed, and the connection
+    /// is dropped; the client goes on, and its memory never holds more than about this much of one answer. Values
+    /// below 1,024 are stored as 1,024. Enforced as the bytes arrive on plain-HTTP origins; on `https://` origins,
+    /// which go through URLSession, the answer is refused only once URLSession has read it whole.
+    ///
+    /// Headers and trailers have fixed bounds: 64 KiB of header (256 lines) and 64 KiB of trailers.
+    public var maximumResponseBodySize: Int {
+        get { self.settings.withLock { $0.maximumResponseBodySize } }
+        set { self.settings.withLock { $0.maximumResponseBodySize = max(1_024, newValue) } }
+    }
+}
+
+extension PNConfiguration {
+    /// Default of `maximumResponseBodySize`: 32 MiB.
+    static let defaultMaximumResponseBodySize = ResponseLimits.defaultMaximumBodyBytes
 }

@@ -35,6 +35,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
         var useRandomInitializationVector = false
         var cryptoBackwardCompatibilityMode = PNConfiguration.cryptoBackwardCompatibilityModeDefault
         var deliveryQueue = QueueIdentity(DispatchQueue.main)
+        var maximumResponseBodySize = PNConfiguration.defaultMaximumResponseBodySize
     }
 
     /// A queue compared by identity, so `Settings` can synthesize its equality. The main queue is recognised by

@@ -80,6 +80,13 @@ extension PNError {
                 associatedObject: nil,
                 underlyingError: NSError(domain: domain, code: code)
             )
+        case .responseTooLarge(let why):
+            return PNError(
+                message: "PubNub client stopped reading a response: \(why)",
+                code: kPNResponseTooLargeError,
+                category: .malformedResponse,
+                associatedObject: nil
+            )
         }
     }
 

@@ -20,36 +20,6 @@ enum ResponseFailure: Error, Sendable, Equatable {
     case unexpectedStatus(Int)
 }
 
-/// The answer to a v2 subscribe.
-struct SubscribeResponse {
-    /// The next cursor (`t.t`).
-    var timetoken: UInt64
-    /// The cursor's region (`t.r`), sent back as `tr`.
-    var region: Int?
-    var messages: [SubscribeEnvelope]
-}
-
-/// One event of a subscribe answer.
-struct SubscribeEnvelope {
-    /// The channel the event was published on (`c`); presence events name the `-pnpres` channel.
-    var channel: String
-    /// The subscription that matched (`b`), when the origin sends it.
-    var subscription: String?
-    /// The payload (`d`).
-    var payload: Any
-    /// The publish timetoken (`p.t`).
-    var publishTimetoken: UInt64?
-    /// The publisher's uuid (`i`).
-    var publisher: String?
-}
-
-/// The answer to a v2 history request.
-struct HistoryResponse {
-    var messages: [Any]
-    var start: UInt64
-    var end: UInt64
-}
-
 /// The answer to a single-channel here-now.
 struct HereNowResponse: Equatable {
     var uuids: [String]
@@ -129,34 +99,6 @@ enum ResponseParser {
         }
     }
 
-    /// v2 subscribe → `{"t": {"t": "tt", "r": n}, "m": [envelopes]}`.
-    static func subscribe(_ response: TransportResponse) -> Result<SubscribeResponse, ResponseFailure> {
-        Self.json(from: response).flatMap { json in
-            guard let object = json as? [String: Any], let cursor = object["t"] as? [String: Any],
-                let token = Self.timetoken(cursor["t"]), let list = object["m"] as? [Any]
-            else { return .failure(.malformedJSON) }
-            var messages: [SubscribeEnvelope] = []
-            messages.reserveCapacity(list.count)
-            for item in list {
-                guard let envelope = item as? [String: Any], let channel = envelope["c"] as? String else {
-                    return .failure(.malformedJSON)
-                }
-                let publish = envelope["p"] as? [String: Any]
-                messages.append(
-                    SubscribeEnvelope(
-                        channel: channel,
-                        subscription: envelope["b"] as? String,
-                        payload: envelope["d"] ?? NSNull(),
-                        publishTimetoken: Self.timetoken(publish?["t"]),
-                        publisher: envelope["i"] as? String
-                    )
-                )
-            }
-            let region = (cursor["r"] as? NSNumber)?.intValue
-            return .success(SubscribeResponse(timetoken: token, region: region, messages: messages))
-        }
-    }
-
     /// Leave, heartbeat, push add/remove/remove-device: any non-error JSON answer is success.
     static func acknowledgement(_ response: TransportResponse) -> Result<Void, ResponseFailure> {
         Self.json(from: response).flatMap { json in
@@ -178,16 +120,6 @@ enum ResponseParser {
                 return (item as? [String: Any])?["uuid"] as? String
             }
             return .success(HereNowResponse(uuids: uuids, occupancy: occupancy))
-        }
-    }
-
-    /// v2 history → `[[messages], start, end]` with numeric tokens.
-    static func history(_ response: TransportResponse) -> Result<HistoryResponse, ResponseFailure> {
-        Self.json(from: response).flatMap { json in
-            guard let array = json as? [Any], array.count == 3, let messages = array[0] as? [Any],
-                let start = Self.timetoken(array[1]), let end = Self.timetoken(array[2])
-            else { return .failure(.malformedJSON) }
-            return .success(HistoryResponse(messages: messages, start: start, end: end))
         }
     }
 

@@ -22,9 +22,15 @@ final class RoutingTransport: HTTPTransport {
         self.makeSecure = makeSecure
     }
 
-    /// A lane of `maximumConnections`: sockets for plain HTTP, URLSession for TLS.
-    convenience init(maximumConnections: Int, label: String) {
-        self.init(plain: SocketTransport(maximumConnections: maximumConnections, label: label)) {
+    /// A lane of `maximumConnections`: sockets for plain HTTP, URLSession for TLS. `reusesConnections`: keep-alive
+    /// on the socket transport (see `SocketTransport`); URLSession manages its own connections.
+    convenience init(maximumConnections: Int, label: String, reusesConnections: Bool = true) {
+        let plain = SocketTransport(
+            maximumConnections: maximumConnections,
+            label: label,
+            reusesConnections: reusesConnections
+        )
+        self.init(plain: plain) {
             URLSessionTransport(maximumConnections: maximumConnections, label: label)
         }
     }

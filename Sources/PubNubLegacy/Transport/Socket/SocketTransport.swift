@@ -7,9 +7,17 @@ import Foundation
 /// `HTTPTransport` for `http://` URLs over its own keep-alive connections.
 ///
 /// At most `maximumConnections` requests are on the wire at once, each carried by a worker thread that blocks in
-/// `poll` with the request's idle timeout; further requests wait in FIFO order. A connection that carried a complete
-/// keep-alive response goes back to the idle pool and is reused for the same host and port after a check that the
-/// server has not closed it. A request is never sent twice: a failure after its bytes may have left is reported.
+/// `poll` with the request's idle timeout; further requests wait in FIFO order. With `reusesConnections`, a
+/// connection that carried a complete keep-alive response, with not one byte after it, goes back to the idle pool
+/// and is reused for the same host and port after a check that nothing arrived on it meanwhile (the server closed
+/// it, or sent something unasked). Without it, every request asks for `Connection: close` and gets a connection of
+/// its own. A request is never sent twice: a failure after its bytes may have left is reported.
+///
+/// Why a lane would not reuse: HTTP/1.1 answers carry no request identifier. An answer nobody asked for (a proxy
+/// that duplicated one, a broken origin) that arrives after the next request was written on the same connection
+/// reads as that request's answer, and each later answer as the one of the request before it, for as long as the
+/// connection lives. A lane whose requests are held by the server (the long-poll) would then never get back in
+/// step; one request per connection makes every answer belong to its request.
 ///
 /// Failures are the ones `URLSessionTransport` reports for the same situation (see `SocketFailure`). Completions run
 /// exactly once, never inside `send` and never under a lock: on the worker thread that carried the request out (so
@@ -24,9 +32,14 @@ final class SocketTransport: HTTPTransport {
     /// - Parameters:
     ///   - maximumConnections: Requests on the wire at once (and connections kept), at least 1.
     ///   - label: Names the lane in the worker threads' names, for debugging.
-    init(maximumConnections: Int, label: String) {
+    ///   - reusesConnections: Keep-alive: false gives every request a connection of its own (see the type).
+    init(maximumConnections: Int, label: String, reusesConnections: Bool = true) {
         self.maximumConnections = max(1, maximumConnections)
-        self.pool = SocketPool(maximumConnections: self.maximumConnections, label: label)
+        self.pool = SocketPool(
+            maximumConnections: self.maximumConnections,
+            label: label,
+            reusesConnections: reusesConnections
+        )
     }
 
     @discardableResult
@@ -76,12 +89,15 @@ final class SocketPool: @unchecked Sendable {
 
     private let maximumConnections: Int
     private let label: String
+    /// False: one request per connection, asked with `Connection: close` and closed after the answer.
+    let reusesConnections: Bool
     private let condition = NSCondition()
     private var state = State()
 
-    init(maximumConnections: Int, label: String) {
+    init(maximumConnections: Int, label: String, reusesConnections: Bool) {
         self.maximumConnections = maximumConnections
         self.label = label
+        self.reusesConnections = reusesConnections
     }
 
     deinit {
@@ -200,9 +216,10 @@ final class SocketPool: @unchecked Sendable {
             return
         }
         let result = connection.exchange(
-            head: Self.head(of: task),
+            head: Self.head(of: task, keepAlive: self.reusesConnections),
             body: task.request.body,
-            timeout: task.request.timeout
+            timeout: task.request.timeout,
+            limits: task.request.limits
         )
         let live = task.detach()
         switch result {
@@ -242,7 +259,7 @@ final class SocketPool: @unchecked Sendable {
 
     private func putIdle(_ connection: SocketConnection) {
         let surplus = self.locked { state -> [SocketConnection] in
-            guard !state.invalidated else { return [connection] }
+            guard !state.invalidated, self.reusesConnections else { return [connection] }
             state.idle.append(connection)
             let excess = state.idle.count - self.maximumConnections
             guard excess > 0 else { return [] }
@@ -255,11 +272,14 @@ final class SocketPool: @unchecked Sendable {
 
     // MARK: - Request head
 
-    /// The request line and headers: the ones `URLSessionTransport` sends, plus the framing ones.
-    static func head(of task: SocketTask) -> [UInt8] {
+    /// The request line and headers: the ones `URLSessionTransport` sends, plus the framing ones, and
+    /// `Connection: close` when the connection will not carry another request (the server then closes first, so the
+    /// closed connection's wait state is the server's, not this client's).
+    static func head(of task: SocketTask, keepAlive: Bool = true) -> [UInt8] {
         let request = task.request
         var text = "\(request.method) \(task.target.pathAndQuery) HTTP/1.1\r\n"
         text += "Host: \(task.target.hostHeader)\r\n"
+        if !keepAlive { text += "Connection: close\r\n" }
         text += "User-Agent: PubNubLegacy-Swift/3.4\r\nAccept: */*\r\nAccept-Encoding: identity\r\nV: 3.4\r\n"
         if let body = request.body {
             text += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n"
