@@ -31,6 +31,8 @@ struct ClientSettings: Equatable, Sendable {
     var cipherMode = CipherMode.buildDefault
     /// The client identifier the configuration names (4.x `uuid`), nil to keep the client's.
     var uuid: String?
+    /// The trust anchors and pins of `https` requests.
+    var trust = TLSTrust()
 
     /// A copy of `configuration`'s current values.
     init(configuration: PNConfiguration) {
@@ -55,6 +57,10 @@ struct ClientSettings: Equatable, Sendable {
         self.reduceSecurityLevelOnError = values.reduceSecurityLevelOnError
         self.subscribeMaximumIdleTime = values.subscribeMaximumIdleTime
         self.uuid = values.uuid
+        self.trust = TLSTrust(
+            anchorCertificatesFile: values.anchorCertificatesFile,
+            pinnedKeyDigests: Set(values.pinnedPublicKeyHashes.compactMap(PNConfiguration.pinDigest))
+        )
         if values.cryptoBackwardCompatibilityMode {
             self.cipherMode = .compatibility33
         } else if values.useRandomInitializationVector {
@@ -78,11 +84,13 @@ struct ClientSettings: Equatable, Sendable {
     }
 
     /// Whether the TLS ladder must start again at `strict` when `new` replaces these settings: the origin, the
-    /// TLS setting or a fallback permission changed (a downgrade never outlives the settings that allowed it).
+    /// TLS setting, a fallback permission or the trust (anchors, pins) changed (a downgrade never outlives the
+    /// settings that allowed it, and new trust may make strict TLS work).
     func restartsSecurityLadder(toApply new: ClientSettings) -> Bool {
         self.origin != new.origin || self.secure != new.secure
             || self.reduceSecurityLevelOnError != new.reduceSecurityLevelOnError
             || self.ignoreSecureConnectionRequirement != new.ignoreSecureConnectionRequirement
+            || self.trust != new.trust
     }
 
     /// The request context for the given client identifier, at `security` (ignored when TLS is off).
@@ -94,7 +102,8 @@ struct ClientSettings: Equatable, Sendable {
             subscribeKey: self.subscribeKey,
             uuid: uuid,
             authKey: self.authKey,
-            relaxedCertificateValidation: self.secure && security == .relaxed
+            relaxedCertificateValidation: self.secure && security == .relaxed,
+            trust: self.trust
         )
     }
 }

@@ -20,6 +20,8 @@ struct EndpointContext: Sendable, Equatable {
     var authKey: String
     /// Whether the transport may accept any server certificate (the relaxed rung of the TLS ladder).
     var relaxedCertificateValidation = false
+    /// The trust anchors and pins of `https` requests.
+    var trust = TLSTrust()
 }
 
 /// One PubNub REST operation with its arguments.
@@ -135,7 +137,8 @@ enum Endpoint: Sendable, Equatable {
             url: url,
             body: target.body,
             timeout: timeout,
-            relaxedCertificateValidation: context.secure && context.relaxedCertificateValidation
+            relaxedCertificateValidation: context.secure && context.relaxedCertificateValidation,
+            trust: context.secure ? context.trust : TLSTrust()
         )
     }
 

@@ -1,15 +1,23 @@
 import Foundation
 
-// Plain-HTTP transport on POSIX sockets. URLSession on Linux goes through libcurl, which costs about a kilobyte of
-// memory that is never returned per request and milliseconds of latency; PubNub traffic is small HTTP/1.1
-// request/response pairs, which a keep-alive pool of blocking sockets serves directly.
+// HTTP and HTTPS transport on POSIX sockets. URLSession on Linux goes through libcurl, which costs about a kilobyte
+// of memory that is never returned per request and milliseconds of latency; PubNub traffic is small HTTP/1.1
+// request/response pairs, which a keep-alive pool of blocking sockets serves directly. TLS comes from the OpenSSL
+// the process already has (`OpenSSL.shared`), as a `TLSStream` under the same HTTP exchange.
 
-/// `HTTPTransport` for `http://` URLs over its own keep-alive connections.
+/// `HTTPTransport` for `http://` URLs — and `https://` URLs when it has OpenSSL (`supportsTLS`) — over its own
+/// keep-alive connections.
 ///
 /// At most `maximumConnections` requests are on the wire at once, each carried by a worker thread that blocks in
 /// `poll` with the request's idle timeout; further requests wait in FIFO order. A connection that carried a complete
 /// keep-alive response goes back to the idle pool and is reused for the same host and port after a check that the
 /// server has not closed it. A request is never sent twice: a failure after its bytes may have left is reported.
+///
+/// TLS (`https`): TLS 1.2 or later with SNI; the certificate and the host name are verified against the system
+/// trust store (which honours `SSL_CERT_FILE` / `SSL_CERT_DIR`) or the request's anchors file, then the request's
+/// pins are checked. A request marked `relaxedCertificateValidation` skips verification (pins still apply). A
+/// handshake or certificate failure is a `.tls` failure (`SocketFailure.tlsHandshakeFailed`, `certificateRefused`,
+/// `pinMismatch`); a failure after the handshake counts as a lost connection, as on a plain socket.
 ///
 /// Failures are the ones `URLSessionTransport` reports for the same situation (see `SocketFailure`). Completions run
 /// exactly once, never inside `send` and never under a lock: on the worker thread that carried the request out (so
@@ -24,17 +32,28 @@ final class SocketTransport: HTTPTransport {
     /// - Parameters:
     ///   - maximumConnections: Requests on the wire at once (and connections kept), at least 1.
     ///   - label: Names the lane in the worker threads' names, for debugging.
-    init(maximumConnections: Int, label: String) {
+    ///   - openSSL: The library for `https`; nil: `https` requests fail with `SocketFailure.unsupportedURL`.
+    init(maximumConnections: Int, label: String, openSSL: OpenSSL? = try? OpenSSL.shared.get()) {
         self.maximumConnections = max(1, maximumConnections)
-        self.pool = SocketPool(maximumConnections: self.maximumConnections, label: label)
+        self.pool = SocketPool(
+            maximumConnections: self.maximumConnections,
+            label: label,
+            contexts: openSSL.map(TLSContextCache.init(library:))
+        )
     }
+
+    /// Whether `https` requests are carried (with TLS over the same pool) rather than refused.
+    var supportsTLS: Bool { self.pool.contexts != nil }
+
+    /// The relaxed rung of the TLS ladder really skips verification here.
+    var canRelaxCertificateValidation: Bool { self.supportsTLS }
 
     @discardableResult
     func send(
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        guard let target = HTTPTarget(url: request.url) else {
+        guard let target = HTTPTarget(url: request.url), !target.secure || self.supportsTLS else {
             let task = SocketTask(request: request, target: HTTPTarget.none, completion: completion)
             task.finish(.failure(SocketFailure.unsupportedURL))
             return task
@@ -76,12 +95,15 @@ final class SocketPool: @unchecked Sendable {
 
     private let maximumConnections: Int
     private let label: String
+    /// The TLS contexts of `https` connections; nil without OpenSSL.
+    let contexts: TLSContextCache?
     private let condition = NSCondition()
     private var state = State()
 
-    init(maximumConnections: Int, label: String) {
+    init(maximumConnections: Int, label: String, contexts: TLSContextCache?) {
         self.maximumConnections = maximumConnections
         self.label = label
+        self.contexts = contexts
     }
 
     deinit {
@@ -146,6 +168,8 @@ final class SocketPool: @unchecked Sendable {
     // MARK: - Workers
 
     private func work() {
+        // Every call into OpenSSL runs on a worker: there, a write to a reset connection must not end the process.
+        POSIXSocket.blockBrokenPipeSignal()
         while let task = self.nextTask() {
             self.carryOut(task)
             self.locked { _ = $0.running.removeValue(forKey: ObjectIdentifier(task)) }
@@ -184,10 +208,15 @@ final class SocketPool: @unchecked Sendable {
     private func carryOut(_ task: SocketTask) {
         if task.isFinished { return }
         let connection: SocketConnection
-        if let pooled = self.takeIdle(for: task.target.poolKey) {
+        if let pooled = self.takeIdle(for: task.poolKey) {
             connection = pooled
         } else {
-            switch SocketConnection.open(to: task.target, timeout: task.request.timeout, task: task) {
+            switch SocketConnection.open(
+                to: task.target,
+                timeout: task.request.timeout,
+                task: task,
+                contexts: self.contexts
+            ) {
             case .success(let opened): connection = opened
             case .failure(let failure):
                 task.finishOnWorker(.failure(failure))
