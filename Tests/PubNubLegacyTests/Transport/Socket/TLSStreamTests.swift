@@ -146,6 +146,24 @@ import FoundationNetworking
         #expect(transport.idleConnectionCount == 3)
     }
 
+    @Test func writingToAConnectionTheServerResetFailsWithoutEndingTheProcess() async throws {
+        // OpenSSL writes with `write`, which raises SIGPIPE on a reset connection; the workers block that signal.
+        // The terminator completes the handshake, finds the origin gone and closes; the client is still writing a
+        // large body, so its later writes meet the reset.
+        let rig = try await Rig.start()
+        defer { rig.stop() }
+        rig.origin.stop()
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        for _ in 0..<3 {
+            var request = rig.time()
+            request.method = "POST"
+            request.body = Data(repeating: 0x20, count: 4_000_000)
+            let result = await SocketTransportTests.outcome(transport, request)
+            #expect(result == .failure(SocketFailure.connectionLost))
+        }
+    }
+
     // MARK: - Failures
 
     @Test func anExpiredCertificateIsRefusedWithBadDate() async throws {
