@@ -137,7 +137,10 @@ final class TLSStream: SocketStream, @unchecked Sendable {
             )
         }
         let reason: String
-        if !queue.isEmpty {
+        if queue.contains("wrong version number") {
+            // The answer to the ClientHello was not TLS: most often plain HTTP on that port.
+            reason = "the server does not speak TLS on this port (OpenSSL reports \(queue))"
+        } else if !queue.isEmpty {
             reason = "OpenSSL reports \(queue)"
         } else if code == OpenSSL.errorSyscall && (result == 0 || errno == 0) {
             reason = "the connection was closed during the handshake"

@@ -327,6 +327,7 @@ import FoundationNetworking
         let failure = Self.tlsFailure(result)
         #expect(failure?.code == Self.handshakeFailed)
         #expect(failure?.text.hasPrefix("The TLS handshake with 127.0.0.1 failed: ") == true, "\(failure?.text ?? "")")
+        #expect(failure?.text.contains("the server does not speak TLS on this port") == true, "\(failure?.text ?? "")")
         #expect(failure?.text.contains("wrong version number") == true, "\(failure?.text ?? "")")
         #expect(origin.counters.requests == 0)
     }
