@@ -25,6 +25,9 @@ enum SoakCommand {
                                 (SSL_CERT_FILE / SSL_CERT_DIR are honoured for the system's)
         """
 
+    /// When the RSS is sampled a second time: after the first minute.
+    private static let settlingSeconds = 60.0
+
     /// How long the end waits for messages in flight, and for the unsubscribe (whose leave gives up after 10 s).
     private static let drainTimeout = 3.0
     private static let unsubscribeTimeout = 12.0
@@ -32,6 +35,14 @@ enum SoakCommand {
     static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
         let settings = try SoakSettings(arguments)
         let rssAtStart = residentKiB()
+        // Memory settles during the first minute (caches, pools, allocator arenas); growth after it is the figure
+        // that tells a leak.
+        let rssAfterMinute = Locked<Int?>(nil)
+        let minute = DispatchSource.makeTimerSource(queue: .global())
+        minute.schedule(deadline: .now() + Self.settlingSeconds)
+        minute.setEventHandler { rssAfterMinute.set(residentKiB()) }
+        minute.resume()
+        defer { minute.cancel() }
         let output = SoakOutput(showAllLogs: settings.showAllLogs)
         let termination = Termination()
         termination.routeSignals()
@@ -96,7 +107,7 @@ enum SoakCommand {
             ran: ran,
             reason: reason,
             unsubscribe: unsubscribe,
-            rss: (rssAtStart, residentKiB()),
+            rss: (rssAtStart, rssAfterMinute.current, residentKiB()),
             output: output
         )
     }
@@ -108,7 +119,7 @@ enum SoakCommand {
         ran: Double,
         reason: String,
         unsubscribe: String,
-        rss: (start: Int?, end: Int?),
+        rss: (start: Int?, afterMinute: Int?, end: Int?),
         output: SoakOutput
     ) -> Int32 {
         let tally = results.tally
@@ -129,6 +140,14 @@ enum SoakCommand {
         }
         let passed = verdict == "PASS"
         let kib = { (value: Int?) in value.map { "\($0) KiB" } ?? "unknown" }
+        var memory = "RSS: start \(kib(rss.start)), "
+        if let minute = rss.afterMinute {
+            memory += "after \(Int(Self.settlingSeconds)) s \(minute) KiB, "
+        }
+        memory += "end \(kib(rss.end))"
+        if let minute = rss.afterMinute, let end = rss.end {
+            memory += " (\(end - minute) KiB since the first minute)"
+        }
         let lines = [
             "--- soak report ---",
             "origin: \(origin); channels: \(settings.channels.joined(separator: ", "))"
@@ -140,7 +159,7 @@ enum SoakCommand {
                 + ", duplicated \(tally.duplicated), corrupted \(tally.corrupted), unconfirmed \(tally.unconfirmed)",
             "locations: sent \(results.locations.0), received \(results.locations.1)",
             "latency: p50 \(p50) ms, p99 \(p99) ms, max \(maximum) ms over \(results.latency.count) messages",
-            "RSS: start \(kib(rss.start)), end \(kib(rss.end))",
+            memory,
             verdict,
             "RESULT sent=\(tally.sent) failed=\(tally.failed) received=\(tally.received) matched=\(tally.matched)"
                 + " lost=\(tally.lost) duplicated=\(tally.duplicated) corrupted=\(tally.corrupted)"
