@@ -17,6 +17,8 @@ struct BenchSettings {
         /// Workload 5: timing rounds of at least `cryptoRoundSeconds` each (the best round counts).
         var cryptoRounds: Int
         var cryptoRoundSeconds: Double
+        /// Workload 6: requests on a new connection each, and as many on one kept-alive connection.
+        var requestCostRequests: Int
 
         /// The counts the issue names, for release builds.
         static let full = Counts(
@@ -27,7 +29,8 @@ struct BenchSettings {
             fanOutEvents: 100_000,
             fanOutRounds: 5,
             cryptoRounds: 9,
-            cryptoRoundSeconds: 0.05
+            cryptoRoundSeconds: 0.05,
+            requestCostRequests: 300
         )
 
         /// A few seconds per workload at most (a smoke test; the figures are rougher).
@@ -39,7 +42,8 @@ struct BenchSettings {
             fanOutEvents: 20_000,
             fanOutRounds: 3,
             cryptoRounds: 3,
-            cryptoRoundSeconds: 0.02
+            cryptoRoundSeconds: 0.02,
+            requestCostRequests: 50
         )
 
         /// Every workload with `messages` messages (or 20 times as many fan-out events): the tests' hidden
@@ -53,7 +57,8 @@ struct BenchSettings {
                 fanOutEvents: 20 * messages,
                 fanOutRounds: 1,
                 cryptoRounds: 1,
-                cryptoRoundSeconds: 0.005
+                cryptoRoundSeconds: 0.005,
+                requestCostRequests: messages
             )
         }
     }
@@ -62,15 +67,21 @@ struct BenchSettings {
     var origin: String?
     var publishKey = "demo"
     var subscribeKey = "demo"
+    /// TLS to `origin` (`--secure`), trusting `caFile` (`--ca-file`) instead of the system's trust store when set.
+    var secure = false
+    var caFile: String?
+    /// Only the workloads that use the network (`--network-only`): fan-out and crypto measure no transport.
+    var networkOnly: Bool
     var quick: Bool
     var counts: Counts
 
     init(_ arguments: ArraySlice<String>) throws {
         let options = try Options(
             arguments,
-            valueFlags: ["--origin", "--publish-key", "--subscribe-key", "--messages"],
-            switchFlags: ["--quick"]
+            valueFlags: ["--origin", "--publish-key", "--subscribe-key", "--messages", "--ca-file"],
+            switchFlags: ["--quick", "--secure", "--network-only"]
         )
+        self.networkOnly = options.has("--network-only")
         self.quick = options.has("--quick")
         self.counts = self.quick ? .quick : .full
         if let text = options.string("--messages") {
@@ -81,14 +92,23 @@ struct BenchSettings {
         }
         if let address = options.string("--origin") {
             guard !address.isEmpty, !address.contains("/"), !address.contains(where: \.isWhitespace) else {
-                throw UsageError(message: "--origin takes HOST:PORT, without scheme or path (plain HTTP)")
+                throw UsageError(message: "--origin takes HOST:PORT, without scheme or path")
             }
             self.origin = address
             self.publishKey = options.string("--publish-key") ?? "demo"
             self.subscribeKey = options.string("--subscribe-key") ?? "demo"
+            self.secure = options.has("--secure")
+            self.caFile = options.string("--ca-file")
+            if let caFile = self.caFile {
+                guard self.secure else { throw UsageError(message: "--ca-file needs --secure") }
+                guard FileManager.default.isReadableFile(atPath: caFile) else {
+                    throw UsageError(message: "--ca-file \(caFile) is not a readable file")
+                }
+            }
         } else {
-            for flag in ["--publish-key", "--subscribe-key"] where options.string(flag) != nil {
-                throw UsageError(message: "\(flag) needs --origin (the embedded origin takes any key)")
+            for flag in ["--publish-key", "--subscribe-key", "--ca-file", "--secure"]
+            where options.string(flag) != nil || options.has(flag) {
+                throw UsageError(message: "\(flag) needs --origin (the embedded origin takes any key, plain HTTP)")
             }
         }
     }

@@ -71,6 +71,11 @@ final class SocketTransport: HTTPTransport {
     var idleConnectionCount: Int {
         self.pool.idleConnectionCount
     }
+
+    /// Closes the connections resting in the idle pool, so the next request opens a new one (benchmarks time that).
+    func closeIdleConnections() {
+        self.pool.closeIdleConnections()
+    }
 }
 
 // MARK: - Pool
@@ -119,6 +124,14 @@ final class SocketPool: @unchecked Sendable {
 
     var idleConnectionCount: Int {
         self.locked { $0.idle.count }
+    }
+
+    func closeIdleConnections() {
+        let connections = self.locked { state -> [SocketConnection] in
+            defer { state.idle = [] }
+            return state.idle
+        }
+        for connection in connections { connection.close() }
     }
 
     /// Queues `task` and makes sure a worker will take it; a task sent after `invalidate()` is cancelled.
