@@ -174,8 +174,24 @@ extension ChatViewController: @preconcurrency PNDelegate {
     }
 }
 
-// MIGRATION.md snippet 8, under "6. Notifications".
+// MIGRATION.md snippet 8, under "TLS: trust anchors and pins".
 func migrationSnippet8() throws {
+    let configuration = PNConfiguration(
+        origin: "pubnub.internal.example:8443",
+        publishKey: "pub-key",
+        subscribeKey: "sub-key",
+        secretKey: nil,
+        cipherKey: nil
+    )
+    configuration.anchorCertificatesFile = "certs/internal-ca.pem"  // your CA instead of the system's
+    configuration.pinnedPublicKeyHashes = [
+        "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",  // current key (placeholder)
+        "sha256/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBA=",  // backup key (placeholder)
+    ]
+}
+
+// MIGRATION.md snippet 9, under "6. Notifications".
+func migrationSnippet9() throws {
     let center = NotificationCenter.default
     let token = center.addObserver(forName: kPNClientDidReceiveMessageNotification, object: nil, queue: nil) { note in
         if let message = note.pnPayload(as: PNMessage.self) {
@@ -191,7 +207,7 @@ func migrationSnippet8() throws {
     center.removeObserver(failures)
 }
 
-// MIGRATION.md snippet 9, under "7. PNObservationCenter" (file scope).
+// MIGRATION.md snippet 10, under "7. PNObservationCenter" (file scope).
 final class ChatScreen {
     private(set) var lines: [String] = []
 
@@ -210,8 +226,8 @@ final class ChatScreen {
     }
 }
 
-// MIGRATION.md snippet 10, under "8. Encryption, errors and logging".
-func migrationSnippet10() throws {
+// MIGRATION.md snippet 11, under "8. Encryption, errors and logging".
+func migrationSnippet11() throws {
     PubNub.requestServerTimeTokenWithCompletionBlock { timeToken, error in
         if let error {
             switch error.code {
@@ -228,8 +244,8 @@ func migrationSnippet10() throws {
     }
 }
 
-// MIGRATION.md snippet 11, under "8. Encryption, errors and logging".
-func migrationSnippet11() throws {
+// MIGRATION.md snippet 12, under "8. Encryption, errors and logging".
+func migrationSnippet12() throws {
     PNLOG_GENERAL_LOGGING_ENABLED = true
     PNLOG_CONNECTION_LAYER_ERROR_LOGGING_ENABLED = true
     PNLogger.setSink(PNLogger.standardErrorSink)
