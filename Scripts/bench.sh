@@ -12,8 +12,8 @@
 # Then prints the figures side by side, `RATIO <name> <value>` lines oriented so that > 1 means this layer is
 # better (throughputs: ours / Python's; latencies: Python's / ours), `TLS` lines (what TLS adds to a request on a
 # new and on a kept-alive connection) and `GOAL` lines (met or missed).
-# Installs what it needs on a fresh clone: the venv (.venv-interop, as Scripts/test.sh) and `wrk` (Debian); the
-# terminator needs python3 and the openssl tool.
+# Installs what it needs on a fresh clone: the venv (.venv-interop, as Scripts/test.sh) and `wrk` and the
+# `openssl` tool (Debian; the TLS terminator makes its test CA with it).
 # Usage: Scripts/bench.sh [--quick]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +24,10 @@ case "${1:-}" in
     *) echo "usage: Scripts/bench.sh [--quick]" >&2; exit 2 ;;
 esac
 
+if ! command -v openssl >/dev/null; then
+    echo "installing openssl (Debian package)" >&2
+    (apt-get update -qq && apt-get install -y -qq openssl) >/dev/null
+fi
 if ! command -v wrk >/dev/null; then
     echo "installing wrk (Debian package)" >&2
     (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null

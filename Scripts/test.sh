@@ -27,6 +27,16 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r Tests/Interop/requirements.txt
 
+# The TLS suites make a test CA at run time with the `openssl` tool (Scripts/tls_terminator.py, which serves TLS
+# with Python's own ssl module). Debian's Swift images do not always carry the tool.
+step "TLS test tools: the openssl command"
+if ! command -v openssl >/dev/null; then
+    echo "installing openssl (Debian package)"
+    (apt-get update -qq && apt-get install -y -qq openssl) >/dev/null
+fi
+python3 -c 'import ssl' || { echo "python3 lacks the ssl module, which the TLS terminator needs"; exit 1; }
+openssl version
+
 step "swift test"
 swift test -Xswiftc -warnings-as-errors
 
