@@ -1,10 +1,12 @@
 import Foundation
 
-// Push-notification registrations (APNS): spec/API-3.4.md §2.1.3, #29–#38. The device token goes on the wire as
-// uppercase hex; an empty token fails every variant with 125 before anything is sent.
+// Push-notification registrations (APNS): docs/API-3.4.md §2.1.3,
+// `+enablePushNotificationsOnChannel:withDevicePushToken:` …
+// `+requestPushNotificationEnabledChannelsForDevicePushToken:withCompletionHandlingBlock:`. The device token goes on
+// the wire as uppercase hex; an empty token fails every variant with 125 before anything is sent.
 
 extension PubNub {
-    // MARK: - Enable (#29–#32)
+    // MARK: - Enable
 
     /// Enables push notifications on one channel for the shared client's device token.
     public static func enablePushNotificationsOnChannel(_ channel: PNChannel, withDevicePushToken: Data) {
@@ -95,7 +97,7 @@ extension PubNub {
         }
     }
 
-    // MARK: - Disable (#33–#36)
+    // MARK: - Disable
 
     /// Disables push notifications on one channel of the shared client.
     public static func disablePushNotificationsOnChannel(_ channel: PNChannel, withDevicePushToken: Data) {
@@ -167,7 +169,7 @@ extension PubNub {
     /// Removes the device token's push registration from `channels`.
     ///
     /// Success: `didDisablePushNotificationsOnChannels:` and the block with a nil error. Failure:
-    /// `pushNotificationDisableDidFailWithError:` (not the enable callback, unlike 3.4: DESIGN.md D4) and the
+    /// `pushNotificationDisableDidFailWithError:` (not the enable callback, unlike 3.4: docs/DESIGN.md D4) and the
     /// block, with the same codes as enabling. The block is called exactly once, on the delivery queue.
     public func disablePushNotificationsOnChannels(
         _ channels: [PNChannel],
@@ -185,7 +187,7 @@ extension PubNub {
         }
     }
 
-    // MARK: - Remove and list (#37, #38)
+    // MARK: - Remove and list
 
     /// Removes the shared client's device from push on all channels; see the instance method.
     public static func removeAllPushNotificationsForDevicePushToken(

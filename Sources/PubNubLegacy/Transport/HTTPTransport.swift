@@ -41,7 +41,7 @@ struct TransportResponse: Sendable, Equatable {
     var body: Data
 }
 
-/// Why no HTTP answer arrived. The classes follow BEHAVIOR §2.8.
+/// Why no HTTP answer arrived. The classes follow docs/BEHAVIOR.md §2.8.
 enum TransportFailure: Error, Sendable, Equatable {
     /// The request was cancelled by the engine (long-poll replaced, client disconnected).
     case cancelled
