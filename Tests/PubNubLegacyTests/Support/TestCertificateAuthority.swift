@@ -71,41 +71,58 @@ final class TestCertificateAuthority: Sendable {
 
     /// Runs the terminator script with `arguments`; throws with its error output when it fails.
     static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path] + arguments
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let text = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let result = try Self.execute(["python3", Self.script.path] + arguments)
+        guard result.status == 0 else {
             throw CertificateError(
                 command: arguments.joined(separator: " "),
-                output: String(decoding: text, as: UTF8.self)
+                output: String(decoding: result.errors, as: UTF8.self)
             )
         }
     }
 
     /// Runs a tool found on `PATH` and returns its standard output; throws when it fails.
     static func capture(_ arguments: [String]) throws -> Data {
+        let result = try Self.execute(arguments)
+        guard result.status == 0 else {
+            throw CertificateError(
+                command: arguments.joined(separator: " "),
+                output: "exit \(result.status): \(String(decoding: result.errors, as: UTF8.self))"
+            )
+        }
+        return result.output
+    }
+
+    /// Runs `arguments` through `/usr/bin/env` to its exit. The output goes to temporary files, read once the tool
+    /// has exited: a blocking read of a pipe can be interrupted by a signal (EINTR), which Foundation's
+    /// `FileHandle.readDataToEndOfFile` turns into a crash of the whole test process.
+    private static func execute(_ arguments: [String]) throws -> (status: Int32, output: Data, errors: Data) {
+        let scratch = FileManager.default.temporaryDirectory
+        let outputFile = scratch.appendingPathComponent("pubnub-tls-out-\(UUID().uuidString)")
+        let errorFile = scratch.appendingPathComponent("pubnub-tls-err-\(UUID().uuidString)")
+        defer {
+            try? FileManager.default.removeItem(at: outputFile)
+            try? FileManager.default.removeItem(at: errorFile)
+        }
+        guard FileManager.default.createFile(atPath: outputFile.path, contents: nil),
+            FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        else {
+            throw CertificateError(command: arguments.joined(separator: " "), output: "no temporary file")
+        }
+        let output = try FileHandle(forWritingTo: outputFile)
+        let errors = try FileHandle(forWritingTo: errorFile)
+        defer {
+            try? output.close()
+            try? errors.close()
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
-        let output = Pipe()
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CertificateError(
-                command: arguments.joined(separator: " "),
-                output: "exit \(process.terminationStatus)"
-            )
-        }
-        return data
+        return (process.terminationStatus, try Data(contentsOf: outputFile), try Data(contentsOf: errorFile))
     }
 }
 
