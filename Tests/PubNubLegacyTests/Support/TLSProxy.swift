@@ -29,9 +29,10 @@ final class TLSProxy: @unchecked Sendable {
         case cutHandshake = "cut-handshake"
     }
 
-    private let process = Process()
-    /// The terminator's stdin: closing it ends the terminator (it also ends when this process dies).
-    private let input = Pipe()
+    private let process: ChildProcess
+    /// The write end of the terminator's stdin: closing it ends the terminator (it also ends when this process
+    /// dies).
+    private let input: Locked<Int32>
     /// The authority the proxy made for itself (the default self-signed certificate), removed by `stop()`.
     private let ownAuthority: TestCertificateAuthority?
     private let lines = Locked<[String]>([])
@@ -75,31 +76,49 @@ final class TLSProxy: @unchecked Sendable {
             "--cert", served.certificate.path, "--key", served.key.path, "--mode", mode.rawValue, "--lifeline",
         ]
         if let folder = self.ownAuthority?.folder { arguments += ["--cleanup", folder.path] }
-        self.process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        self.process.arguments = arguments
-        let stdout = Pipe()
-        self.process.standardInput = self.input
-        self.process.standardOutput = stdout
-        self.process.standardError = FileHandle.nullDevice
+        var inputPipe: [Int32] = [-1, -1]
+        var outputPipe: [Int32] = [-1, -1]
+        guard ChildProcess.makePipe(&inputPipe) else {
+            self.ownAuthority?.remove()
+            throw ChildProcessError(command: "pipe", code: errno)
+        }
+        guard ChildProcess.makePipe(&outputPipe) else {
+            close(inputPipe[0])
+            close(inputPipe[1])
+            self.ownAuthority?.remove()
+            throw ChildProcessError(command: "pipe", code: errno)
+        }
         do {
-            try self.process.run()
+            self.process = try ChildProcess(
+                arguments,
+                stdin: .descriptor(inputPipe[0]),
+                stdout: .descriptor(outputPipe[1])
+            )
         } catch {
+            for fd in inputPipe + outputPipe { close(fd) }
             self.ownAuthority?.remove()
             throw error
         }
+        close(inputPipe[0])
+        close(outputPipe[1])
+        self.input = Locked(inputPipe[1])
+        let output = outputPipe[0]
         let lines = self.lines
         Thread.detachNewThread {
             var pending = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let chunk = stdout.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
+                let count = read(output, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                pending.append(contentsOf: buffer[0..<count])
                 while let newline = pending.firstIndex(of: 0x0A) {
                     let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                     pending.removeSubrange(pending.startIndex...newline)
                     lines.withLock { $0.append(line) }
                 }
             }
+            close(output)
         }
     }
 
@@ -129,16 +148,24 @@ final class TLSProxy: @unchecked Sendable {
         }
     }
 
+    /// Closes the terminator's stdin (once).
+    private func closeInput() {
+        self.input.withLock { fd in
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+    }
+
     /// Ends the process (closing its stdin; SIGKILL if it still runs 5 s later), waits for it and deletes the
     /// folder the proxy made.
     func stop() {
-        try? self.input.fileHandleForWriting.close()
+        self.closeInput()
         let deadline = Date().addingTimeInterval(5)
         while self.process.isRunning, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
         if self.process.isRunning {
-            kill(self.process.processIdentifier, SIGKILL)
+            self.process.send(SIGKILL)
             self.process.waitUntilExit()
         }
         self.ownAuthority?.remove()

@@ -92,9 +92,8 @@ final class TestCertificateAuthority: Sendable {
         return result.output
     }
 
-    /// Runs `arguments` through `/usr/bin/env` to its exit. The output goes to temporary files, read once the tool
-    /// has exited: a blocking read of a pipe can be interrupted by a signal (EINTR), which Foundation's
-    /// `FileHandle.readDataToEndOfFile` turns into a crash of the whole test process.
+    /// Runs `arguments` (the tool looked up on `PATH`) to its exit; its output goes to temporary files, read once
+    /// it has exited.
     private static func execute(_ arguments: [String]) throws -> (status: Int32, output: Data, errors: Data) {
         let scratch = FileManager.default.temporaryDirectory
         let outputFile = scratch.appendingPathComponent("pubnub-tls-out-\(UUID().uuidString)")
@@ -103,26 +102,9 @@ final class TestCertificateAuthority: Sendable {
             try? FileManager.default.removeItem(at: outputFile)
             try? FileManager.default.removeItem(at: errorFile)
         }
-        guard FileManager.default.createFile(atPath: outputFile.path, contents: nil),
-            FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        else {
-            throw CertificateError(command: arguments.joined(separator: " "), output: "no temporary file")
-        }
-        let output = try FileHandle(forWritingTo: outputFile)
-        let errors = try FileHandle(forWritingTo: errorFile)
-        defer {
-            try? output.close()
-            try? errors.close()
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, try Data(contentsOf: outputFile), try Data(contentsOf: errorFile))
+        let child = try ChildProcess(arguments, stdout: .file(outputFile), stderr: .file(errorFile))
+        let status = child.waitUntilExit()
+        return (status, (try? Data(contentsOf: outputFile)) ?? Data(), (try? Data(contentsOf: errorFile)) ?? Data())
     }
 }
 
