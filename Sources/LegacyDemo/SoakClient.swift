@@ -28,6 +28,7 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
     private var locationsSent = 0
     private var locationsReceived = 0
     private var skippedRounds = 0
+    private var firstAcknowledged = false
     private var settled: (() -> Void)?
 
     init(settings: SoakSettings, output: SoakOutput) {
@@ -290,6 +291,11 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
         if let sequence = entry.sequence {
             self.ledger.acknowledge(sequence)
             self.output.detail("sent #\(sequence) on \(didSendMessage.channel?.name ?? "?")")
+            if !self.firstAcknowledged {
+                // The evidence a soak needs before it can pass (see `SoakCommand`), shown once.
+                self.firstAcknowledged = true
+                self.output.essential("first publish acknowledged")
+            }
             self.checkSettled()
         } else {
             self.locationsSent += 1

@@ -43,6 +43,8 @@ struct SoakCommandTests {
         let channels = try #require(demo.waitForLine(containing: "channels: "), "stderr: \(demo.errors)")
         #expect(channels.split(separator: " ").dropFirst(2).count == 3, "\(channels)")
         #expect(demo.waitForLine(containing: "subscribed on ") != nil)
+        // A soak stopped before any publish was acknowledged fails on no evidence; wait for the first one.
+        #expect(demo.waitForLine(containing: "first publish acknowledged") != nil)
         demo.interrupt()
         #expect(demo.waitForExit(timeout: 30) == 0, "stdout: \(demo.output)")
         let result = try #require(demo.result, "no RESULT line: \(demo.output)")
