@@ -212,8 +212,24 @@ extension ChatViewController: @preconcurrency PNDelegate {
     }
 }
 
-// MIGRATION.md snippet 11, under "6. Notifications".
+// MIGRATION.md snippet 11, under "TLS: trust anchors and pins".
 func migrationSnippet11() throws {
+    let configuration = PNConfiguration(
+        origin: "pubnub.internal.example:8443",
+        publishKey: "pub-key",
+        subscribeKey: "sub-key",
+        secretKey: nil,
+        cipherKey: nil
+    )
+    configuration.anchorCertificatesFile = "certs/internal-ca.pem"  // your CA instead of the system's
+    configuration.pinnedPublicKeyHashes = [
+        "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",  // current key (placeholder)
+        "sha256/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBA=",  // backup key (placeholder)
+    ]
+}
+
+// MIGRATION.md snippet 12, under "6. Notifications".
+func migrationSnippet12() throws {
     let center = NotificationCenter.default
     let token = center.addObserver(forName: kPNClientDidReceiveMessageNotification, object: nil, queue: nil) { note in
         if let message = note.pnPayload(as: PNMessage.self) {
@@ -229,7 +245,7 @@ func migrationSnippet11() throws {
     center.removeObserver(failures)
 }
 
-// MIGRATION.md snippet 12, under "7. PNObservationCenter" (file scope).
+// MIGRATION.md snippet 13, under "7. PNObservationCenter" (file scope).
 final class ChatScreen {
     private(set) var lines: [String] = []
 
@@ -248,8 +264,8 @@ final class ChatScreen {
     }
 }
 
-// MIGRATION.md snippet 13, under "8. Encryption, errors and logging".
-func migrationSnippet13() throws {
+// MIGRATION.md snippet 14, under "8. Encryption, errors and logging".
+func migrationSnippet14() throws {
     PubNub.requestServerTimeTokenWithCompletionBlock { timeToken, error in
         if let error {
             switch error.code {
@@ -266,8 +282,8 @@ func migrationSnippet13() throws {
     }
 }
 
-// MIGRATION.md snippet 14, under "8. Encryption, errors and logging".
-func migrationSnippet14() throws {
+// MIGRATION.md snippet 15, under "8. Encryption, errors and logging".
+func migrationSnippet15() throws {
     PNLOG_GENERAL_LOGGING_ENABLED = true
     PNLOG_CONNECTION_LAYER_ERROR_LOGGING_ENABLED = true
     PNLogger.setSink(PNLogger.standardErrorSink)
