@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # The client's figures beside the official PubNub Python SDK's, on one LocalOrigin, on this machine.
 #   1. starts one release `LegacyDemo origin --port 0`;
-#   2. `LegacyDemo bench --origin …` (release build): publish throughput, latency, delivery, fan-out, crypto, RSS;
+#   2. `LegacyDemo bench --origin …` (release build): publish throughput, latency, delivery, request cost, fan-out,
+#      crypto, RSS;
 #   3. Scripts/bench_python_sdk.py: workloads 1–3 with the pinned Python SDK (Tests/Interop/requirements.txt);
-#   4. `wrk -t1 -c1` on a publish URL: the origin's own limit for publishes on one connection.
+#   4. `wrk -t1 -c1` on a publish URL: the origin's own limit for publishes on one connection;
+#   5. TLS: Scripts/tls_terminator.py (Python's ssl module) with a test CA it makes, in front of the same origin;
+#      the network workloads of `LegacyDemo bench --secure --ca-file CA` and of the Python SDK (`ssl = True`,
+#      trusting the CA through SSL_CERT_FILE) through it, and `LegacyDemo bench` in plain HTTP through the same
+#      terminator (which relays plain connections too), so that TLS's own cost is told from the relay's.
 # Then prints the figures side by side, `RATIO <name> <value>` lines oriented so that > 1 means this layer is
-# better (throughputs: ours / Python's; latencies: Python's / ours), and `GOAL` lines (met or missed).
-# Installs what it needs on a fresh clone: the venv (.venv-interop, as Scripts/test.sh) and `wrk` (Debian).
+# better (throughputs: ours / Python's; latencies: Python's / ours), `TLS` lines (what TLS adds to a request on a
+# new and on a kept-alive connection) and `GOAL` lines (met or missed).
+# Installs what it needs on a fresh clone: the venv (.venv-interop, as Scripts/test.sh) and `wrk` and the
+# `openssl` tool (Debian; the TLS terminator makes its test CA with it).
 # Usage: Scripts/bench.sh [--quick]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +24,10 @@ case "${1:-}" in
     *) echo "usage: Scripts/bench.sh [--quick]" >&2; exit 2 ;;
 esac
 
+if ! command -v openssl >/dev/null; then
+    echo "installing openssl (Debian package)" >&2
+    (apt-get update -qq && apt-get install -y -qq openssl) >/dev/null
+fi
 if ! command -v wrk >/dev/null; then
     echo "installing wrk (Debian package)" >&2
     (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null
@@ -33,7 +44,8 @@ bin="$(swift build -c release --show-bin-path)/LegacyDemo"
 work="$(mktemp -d)"
 "$bin" origin --port 0 >"$work/origin.log" 2>&1 &
 origin_pid=$!
-trap 'kill "$origin_pid" 2>/dev/null; wait "$origin_pid" 2>/dev/null; rm -rf "$work"' EXIT
+terminator_pid=""
+trap 'kill $origin_pid $terminator_pid 2>/dev/null; wait $origin_pid $terminator_pid 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 100); do grep -q '^listening on ' "$work/origin.log" && break; sleep 0.1; done
 address="$(sed -n 's/^listening on //p' "$work/origin.log" | head -1)"
 [ -n "$address" ] || { echo "the origin did not start:"; cat "$work/origin.log"; exit 1; }
@@ -50,41 +62,84 @@ rps="$(wrk -t1 -c1 -d"${wrk_seconds}s" "http://$address/publish/demo/demo/0/benc
     | awk '/Requests\/sec/ {print $2}')"
 echo "BENCH http_publish_c1 $rps requests/s" | tee "$work/http.txt"
 
+python3 -u Scripts/tls_terminator.py serve --upstream "${address##*:}" --test-ca "$work/ca" --quiet \
+    >"$work/terminator.log" 2>&1 &
+terminator_pid=$!
+for _ in $(seq 100); do grep -q '^listening ' "$work/terminator.log" && break; sleep 0.1; done
+tls_port="$(sed -n 's/^listening //p' "$work/terminator.log" | head -1)"
+[ -n "$tls_port" ] || { echo "the TLS terminator did not start:"; cat "$work/terminator.log"; exit 1; }
+tls_address="127.0.0.1:$tls_port"
+echo "# TLS: Scripts/tls_terminator.py at $tls_address (test CA $work/ca/ca.pem) in front of $address"
+"$bin" bench --origin "$tls_address" --secure --ca-file "$work/ca/ca.pem" --network-only "${quick[@]}" \
+    | tee "$work/layer_tls.txt"
+SSL_CERT_FILE="$work/ca/ca.pem" "$venv/bin/python" Scripts/bench_python_sdk.py "$tls_address" --ssl "${quick[@]}" \
+    | tee "$work/python_tls.txt"
+"$bin" bench --origin "$tls_address" --network-only "${quick[@]}" | tee "$work/layer_relay.txt"
+
 awk '
     FNR == 1 { file++ }
     $1 == "BENCH" && file == 1 { ours[$2] = $3; unit[$2] = $4; order[++n] = $2 }
     $1 == "BENCH" && file == 2 { theirs[$2] = $3 }
     $1 == "BENCH" && file == 3 { http = $3 }
+    $1 == "BENCH" && file == 4 { ours_tls[$2] = $3 }
+    $1 == "BENCH" && file == 5 { theirs_tls[$2] = $3 }
+    $1 == "BENCH" && file == 6 { relay[$2] = $3 }
+    function show(table, key) { return (key in table) ? table[key] : "-" }
     END {
-        printf "\n%-28s %14s %14s  %s\n", "figure", "LegacyDemo", "Python SDK", "unit"
+        printf "\n%-26s %11s %11s %11s %11s %11s  %s\n", "figure", "LegacyDemo", "Python SDK", "ours TLS", \
+            "Python TLS", "ours relay", "unit"
         for (i = 1; i <= n; i++) {
             f = order[i]
-            printf "%-28s %14s %14s  %s\n", f, ours[f], (f in theirs ? theirs[f] : "-"), unit[f]
+            printf "%-26s %11s %11s %11s %11s %11s  %s\n", f, ours[f], show(theirs, f), show(ours_tls, f), \
+                show(theirs_tls, f), show(relay, f), unit[f]
         }
-        printf "%-28s %14s %14s  %s\n", "http_publish_c1 (wrk)", http, "", "requests/s"
+        printf "%-26s %11s %11s %11s %11s %11s  %s\n", "http_publish_c1 (wrk)", http, "", "", "", "", "requests/s"
+        print "# ours TLS / Python TLS: through the TLS terminator; ours relay: plain HTTP through the same terminator."
         print ""
         split("publish_throughput delivery_throughput", higher, " ")
         split("latency_p50 latency_p99", lower, " ")
-        for (i in higher) if (theirs[higher[i]] > 0) ratio[higher[i]] = ours[higher[i]] / theirs[higher[i]]
-        for (i in lower) if (ours[lower[i]] > 0) ratio[lower[i]] = theirs[lower[i]] / ours[lower[i]]
+        for (i in higher) {
+            f = higher[i]
+            if (theirs[f] > 0) ratio[f] = ours[f] / theirs[f]
+            if (theirs_tls[f] > 0) ratio[f "_tls"] = ours_tls[f] / theirs_tls[f]
+        }
+        for (i in lower) {
+            f = lower[i]
+            if (ours[f] > 0) ratio[f] = theirs[f] / ours[f]
+            if (ours_tls[f] > 0) ratio[f "_tls"] = theirs_tls[f] / ours_tls[f]
+        }
         split("publish_throughput latency_p50 latency_p99 delivery_throughput", names, " ")
-        for (i = 1; i <= 4; i++) {
-            if (!(names[i] in ratio)) { print "missing figure " names[i] > "/dev/stderr"; exit 1 }
-            printf "RATIO %s %.2f\n", names[i], ratio[names[i]]
+        for (suffix = 0; suffix <= 1; suffix++) {
+            for (i = 1; i <= 4; i++) {
+                name = names[i] (suffix ? "_tls" : "")
+                if (!(name in ratio)) { print "missing figure " name > "/dev/stderr"; exit 1 }
+                printf "RATIO %s %.2f\n", name, ratio[name]
+            }
         }
         printf "RATIO publish_vs_http_c1 %.2f\n", (http > 0 ? ours["publish_throughput"] / http : 0)
-        print "# RATIO > 1: this layer is better (throughput: ours / Python; latency: Python / ours)."
+        print "# RATIO > 1: this layer is better (throughput: ours / Python; latency: Python / ours); _tls: both over TLS."
         print "# publish_vs_http_c1: our publishes/s over raw keep-alive HTTP publishes/s on one connection."
+        for (i = 1; i <= 2; i++) {
+            kind = (i == 1 ? "new" : "kept")
+            f = "request_" kind "_p50"
+            if (!(f in ours_tls) || !(f in relay)) { print "missing figure " f > "/dev/stderr"; exit 1 }
+            printf "TLS request_%s_p50: %.3f ms over TLS, %.3f ms plain through the same terminator, " \
+                "%.3f ms direct: TLS adds %.3f ms\n", kind, ours_tls[f], relay[f], ours[f], ours_tls[f] - relay[f]
+        }
+        print "# request_new: a request that opens its connection (TCP connect, the TLS handshake, the request);"
+        print "# request_kept: the same request on a kept-alive connection."
         goal("publish >= 3x Python SDK", ratio["publish_throughput"] >= 3)
         goal("latency p50 <= 1 ms", ours["latency_p50"] <= 1)
         goal("latency p99 <= 5 ms and <= 1/3 of Python", ours["latency_p99"] <= 5 && ratio["latency_p99"] >= 3)
         goal("delivery >= 20000 msg/s", ours["delivery_throughput"] >= 20000)
         goal("delivery lost = 0", ours["delivery_lost"] == 0)
+        goal("delivery lost over TLS = 0", ours_tls["delivery_lost"] == 0)
         goal("fan-out <= 5 us/event", ours["fanout_per_event"] <= 5)
         goal("100k-message answer: peak RSS <= 200 MB", ours["batch_100k_peak_rss"] <= 200 * 1024)
         goal("100k-message answer: RSS back within 50 MB", ours["batch_100k_rss_growth"] <= 50 * 1024)
         goal("100k-message answer: delivery >= 50000 msg/s", ours["batch_100k_delivery"] >= 50000)
     }
     function goal(text, met) { printf "GOAL %s: %s\n", (met ? "met" : "MISSED"), text }
-' "$work/layer.txt" "$work/python.txt" "$work/http.txt"
+' "$work/layer.txt" "$work/python.txt" "$work/http.txt" "$work/layer_tls.txt" "$work/python_tls.txt" \
+    "$work/layer_relay.txt"
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -2,9 +2,10 @@
 """Workloads 1-3 of `LegacyDemo bench`, done by the official PubNub Python SDK (pinned in
 Tests/Interop/requirements.txt) against the same origin, printing the same `BENCH` names; Scripts/bench.sh compares.
 
-Usage: bench_python_sdk.py HOST:PORT [--quick] [--publish-key K] [--subscribe-key K]
+Usage: bench_python_sdk.py HOST:PORT [--quick] [--ssl] [--publish-key K] [--subscribe-key K]
 
-SDK configuration: `PNConfiguration` with `ssl = False`, `origin = HOST:PORT`, the keys (default `demo`), a `user_id`
+SDK configuration: `PNConfiguration` with `ssl = False` (`True` with --ssl: TLS, verified by the SDK's httpx, which
+trusts the CA file that the SSL_CERT_FILE environment variable names), `origin = HOST:PORT`, the keys (default `demo`), a `user_id`
 per client, `enable_subscribe = True`, `daemon = True`, everything else at its default: the synchronous `PubNub`
 class with its default request handler (httpx) for publishes, and its threaded subscribe loop delivering to a
 `SubscribeCallback`. Two clients, as in the Swift bench: a publisher and a subscriber.
@@ -114,13 +115,13 @@ class Listener(SubscribeCallback):
             self.delivery.record(fields["n"])
 
 
-def client(origin: str, name: str, publish_key: str, subscribe_key: str) -> PubNub:
+def client(origin: str, name: str, publish_key: str, subscribe_key: str, ssl: bool) -> PubNub:
     config = PNConfiguration()
     config.publish_key = publish_key
     config.subscribe_key = subscribe_key
     config.user_id = f"bench-python-{name}-{os.getpid()}"
     config.origin = origin
-    config.ssl = False
+    config.ssl = ssl
     config.enable_subscribe = True
     config.daemon = True
     return PubNub(config)
@@ -177,16 +178,18 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("origin")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--ssl", action="store_true")
     parser.add_argument("--publish-key", default="demo")
     parser.add_argument("--subscribe-key", default="demo")
     args = parser.parse_args()
     counts = QUICK if args.quick else FULL
     run = "".join(random.choices(string.ascii_lowercase + string.digits, k=7))
-    publisher = client(args.origin, "publisher", args.publish_key, args.subscribe_key)
-    subscriber = client(args.origin, "subscriber", args.publish_key, args.subscribe_key)
+    publisher = client(args.origin, "publisher", args.publish_key, args.subscribe_key, args.ssl)
+    subscriber = client(args.origin, "subscriber", args.publish_key, args.subscribe_key, args.ssl)
     listener = Listener(f"pybench-{run}-latency", f"pybench-{run}-delivery")
     version = importlib.metadata.version("pubnub")
-    print(f"# official PubNub Python SDK {version} on {args.origin}, Python {sys.version.split()[0]}", flush=True)
+    over = " over TLS" if args.ssl else ""
+    print(f"# official PubNub Python SDK {version} on {args.origin}{over}, Python {sys.version.split()[0]}", flush=True)
     try:
         subscriber.add_listener(listener)
         subscriber.subscribe().channels([listener.latency_channel, listener.delivery_channel]).execute()

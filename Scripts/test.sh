@@ -33,6 +33,16 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r Tests/Interop/requirements.txt
 
+# The TLS suites make a test CA at run time with the `openssl` tool (Scripts/tls_terminator.py, which serves TLS
+# with Python's own ssl module). Debian's Swift images do not always carry the tool.
+step "TLS test tools: the openssl command"
+if ! command -v openssl >/dev/null; then
+    echo "installing openssl (Debian package)"
+    (apt-get update -qq && apt-get install -y -qq openssl) >/dev/null
+fi
+python3 -c 'import ssl' || { echo "python3 lacks the ssl module, which the TLS terminator needs"; exit 1; }
+openssl version
+
 step "swift test"
 swift test -Xswiftc -warnings-as-errors
 
@@ -52,9 +62,10 @@ LEGACY_DEMO_BIN="$(swift build --show-bin-path)/LegacyDemo" \
 step "LegacyDemo bench --quick (debug build): every figure printed"
 bench_out="$("$(swift build --show-bin-path)/LegacyDemo" bench --quick)"
 for name in publish_throughput publish_async_throughput publish_sequential publish_async_sequential \
-    latency_p50 latency_p99 delivery_throughput delivery_lost fanout_per_event \
-    fanout_bare_per_event fanout_listeners_per_event crypto_encrypt_1KiB crypto_decrypt_1KiB batch_100k_delivery \
-    batch_100k_peak_rss batch_100k_rss_growth json_encode_1KiB json_encode_1KiB_foundation json_encode_dict \
+    latency_p50 latency_p99 delivery_throughput delivery_lost request_new_p50 \
+    request_new_p99 request_kept_p50 request_kept_p99 fanout_per_event fanout_bare_per_event \
+    fanout_listeners_per_event crypto_encrypt_1KiB crypto_decrypt_1KiB batch_100k_delivery batch_100k_peak_rss \
+    batch_100k_rss_growth json_encode_1KiB json_encode_1KiB_foundation json_encode_dict \
     json_encode_dict_foundation rss_start rss_end; do
     grep -q "^BENCH $name [0-9.-]* [^ ]*\$" <<<"$bench_out" || { echo "missing BENCH $name in:"; echo "$bench_out"; exit 1; }
 done

@@ -4,7 +4,7 @@ import LocalOrigin
 import PNObservation
 import PubNubLegacy
 
-/// Workload 6 of `LegacyDemo bench`: one subscribe answer carrying `count` messages (a catch-up after a long outage
+/// Workload 7 of `LegacyDemo bench`: one subscribe answer carrying `count` messages (a catch-up after a long outage
 /// on a busy channel), delivered to a `PNDelegate`, a `PNObservationCenter` message observer and a
 /// `NotificationCenter` observer — every channel a received message goes through (it has no completion block).
 ///

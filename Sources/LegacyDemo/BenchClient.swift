@@ -21,8 +21,16 @@ final class BenchClient: PNDelegate, @unchecked Sendable {
     private let subscription = BenchCounter()
     private let disconnection = BenchCounter()
 
-    /// A client of `address` (HOST:PORT, plain HTTP) with the given keys; not connected yet.
-    init(name: String, address: String, publishKey: String, subscribeKey: String) {
+    /// A client of `address` (HOST:PORT; TLS with `secure`, trusting `caFile` when set) with the given keys; not
+    /// connected yet.
+    init(
+        name: String,
+        address: String,
+        publishKey: String,
+        subscribeKey: String,
+        secure: Bool = false,
+        caFile: String? = nil
+    ) {
         self.name = name
         self.queue = DispatchQueue(label: "LegacyDemo.bench.\(name)")
         let configuration = PNConfiguration(
@@ -32,7 +40,8 @@ final class BenchClient: PNDelegate, @unchecked Sendable {
             secretKey: nil,
             cipherKey: nil
         )
-        configuration.useSecureConnection = false
+        configuration.useSecureConnection = secure
+        configuration.anchorCertificatesFile = caFile
         configuration.deliveryQueue = self.queue
         self.client = PubNub(configuration: configuration)
         self.client.setDelegate(self)

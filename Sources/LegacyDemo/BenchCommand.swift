@@ -1,14 +1,17 @@
 import Foundation
 import LocalOrigin
 import PubNubAsync
+import PubNubLegacy
 
 /// `LegacyDemo bench`: the client's speed and memory figures, one `BENCH <name> <value> <unit>` line each on stdout
 /// (after a `#` header line); progress goes to stderr. Meant for release builds (`swift build -c release`);
 /// Scripts/bench.sh runs it beside the official Python SDK and compares.
 enum BenchCommand {
     static let usage = """
-          LegacyDemo bench [--origin HOST:PORT [--publish-key K] [--subscribe-key K]] [--quick]
-            Measures, on an embedded local origin or on --origin (plain HTTP; keys default to demo):
+          LegacyDemo bench [--origin HOST:PORT [--publish-key K] [--subscribe-key K] [--secure [--ca-file PATH]]]
+                           [--network-only] [--quick]
+            Measures, on an embedded local origin or on --origin (plain HTTP, or TLS with --secure; keys default to
+            demo):
               publish_throughput   acknowledged publishes/s, one client, one channel, calls made back to back
               publish_async_throughput  the same through PubNubAsync's publish(_:to:), calls started at once
               publish_sequential   acknowledged publishes/s, one at a time (the next call from the previous block)
@@ -16,6 +19,8 @@ enum BenchCommand {
               latency_p50/p99      sendMessage call -> subscriber's didReceiveMessage:, one message every 2 ms
               delivery_throughput  messages/s received while another client publishes back to back;
                                    delivery_lost counts the ones that never arrived
+              request_new_p50/p99  ms for GET /time/0 on a new connection (TCP connect, TLS handshake, request)
+              request_kept_p50/p99 ms for the same request on a kept-alive connection
               fanout_per_event     µs to deliver one event to delegate, observer, notification and block
               crypto_*_1KiB        µs to encrypt / decrypt a 1 KiB message (cipher key, 3.4 standard scheme)
               batch_100k_delivery  messages/s of one 100,000-message subscribe answer through delegate, observer
@@ -24,8 +29,11 @@ enum BenchCommand {
               json_encode_*        µs to encode a 1 KiB string / a small dictionary as a message's JSON text;
                                    *_foundation: JSONSerialization on the same value
               rss_start/rss_end    resident memory at start and end
-            --quick runs a few seconds per workload. Exit status 0; 1 when a workload fails or loses messages
-            (the figures measured so far are printed); 2 for bad flags.
+            --ca-file trusts the CA certificates in PATH for TLS instead of the system's. --network-only skips the
+            fan-out, crypto, batch and JSON workloads, which do not use the given origin. --quick runs a few
+            seconds per workload. Exit
+            status 0; 1 when a workload fails or loses messages (the figures measured so far are printed); 2 for
+            bad flags.
         """
 
     /// A figure's line: `BENCH name value unit`.
@@ -64,27 +72,30 @@ enum BenchCommand {
         let build = "release build"
         #endif
         say(
-            "# LegacyDemo bench on \(embedded == nil ? "" : "embedded origin ")\(address), "
-                + "\(settings.quick ? "quick" : "full") run, \(build)"
+            "# LegacyDemo bench on \(embedded == nil ? "" : "embedded origin ")\(address)"
+                + "\(settings.secure ? " over TLS" : ""), \(settings.quick ? "quick" : "full") run, \(build)"
         )
+        let total = settings.networkOnly ? 5 : 9
 
         let network = BenchWorkloads(
             address: address,
             publishKey: settings.publishKey,
-            subscribeKey: settings.subscribeKey
+            subscribeKey: settings.subscribeKey,
+            secure: settings.secure,
+            caFile: settings.caFile
         )
         defer { network.stop() }
         complain("bench: connecting two clients to \(address)")
         try network.start()
 
-        complain("bench: 1/8 publish throughput, \(counts.publishes) messages back to back")
+        complain("bench: 1/\(total) publish throughput, \(counts.publishes) messages back to back")
         let throughput = try network.publishThroughput(count: counts.publishes)
         Self.bench("publish_throughput", throughput, "msg/s", decimals: 0)
         // The same publishes through the PubNubAsync overlay, on the same client (MIGRATION.md §11).
         let overlay = PubNubClient(wrapping: network.publisherClient)
         let channel = network.throughputChannelName
         let allowance = 15 + Double(counts.publishes) * 0.02
-        complain("bench: 1/8 publish through PubNubAsync, \(counts.publishes) messages started at once")
+        complain("bench: 1/\(total) publish through PubNubAsync, \(counts.publishes) messages started at once")
         let asyncThroughput = try BenchAsyncPublish.concurrentThroughput(
             overlay,
             channel: channel,
@@ -92,7 +103,9 @@ enum BenchCommand {
             timeout: allowance
         )
         Self.bench("publish_async_throughput", asyncThroughput, "msg/s", decimals: 0)
-        complain("bench: 1/8 publish one at a time, \(counts.publishes) messages each through 3.4 and PubNubAsync")
+        complain(
+            "bench: 1/\(total) publish one at a time, \(counts.publishes) messages each through 3.4 and PubNubAsync"
+        )
         let sequential = try BenchAsyncPublish.sequential34(
             network.publisherClient,
             channel: channel,
@@ -110,7 +123,7 @@ enum BenchCommand {
         Self.showResidentMemory()
 
         complain(
-            "bench: 2/8 latency, \(counts.latencyMessages) messages, one every \(counts.latencyInterval * 1000) ms"
+            "bench: 2/\(total) latency, \(counts.latencyMessages) messages, one every \(counts.latencyInterval * 1000) ms"
         )
         let latency = try network.latency(count: counts.latencyMessages, interval: counts.latencyInterval)
         if latency.slipped > 0 {
@@ -120,7 +133,7 @@ enum BenchCommand {
         Self.bench("latency_p99", latency.p99, "ms")
         Self.showResidentMemory()
 
-        complain("bench: 3/8 delivery throughput, \(counts.deliveryMessages) messages")
+        complain("bench: 3/\(total) delivery throughput, \(counts.deliveryMessages) messages")
         let delivery = try network.delivery(count: counts.deliveryMessages)
         complain(
             "bench: delivery: last publish acknowledged after \(String(format: "%.2f", delivery.published)) s,"
@@ -131,39 +144,52 @@ enum BenchCommand {
         Self.bench("delivery_lost", Double(delivery.lost), "msg", decimals: 0)
         Self.showResidentMemory()
 
-        complain("bench: 4/8 fan-out, \(counts.fanOutRounds) rounds of \(counts.fanOutEvents) events")
-        let fanOut = try BenchFanOut.measure(events: counts.fanOutEvents, rounds: counts.fanOutRounds)
-        Self.bench("fanout_per_event", fanOut.withListeners, "us", decimals: 3)
-        Self.bench("fanout_bare_per_event", fanOut.bare, "us", decimals: 3)
-        Self.bench("fanout_listeners_per_event", fanOut.listeners, "us", decimals: 3)
-        Self.showResidentMemory()
-
-        complain("bench: 5/8 crypto, 1 KiB message")
-        let crypto = try BenchCrypto.measure(rounds: counts.cryptoRounds, roundSeconds: counts.cryptoRoundSeconds)
-        Self.bench("crypto_encrypt_1KiB", crypto.encrypt, "us", decimals: 3)
-        Self.bench("crypto_decrypt_1KiB", crypto.decrypt, "us", decimals: 3)
-        Self.showResidentMemory()
-
-        complain("bench: 6/8 one subscribe answer of \(counts.batchMessages) messages")
-        let batch = try BenchBatch.measure(count: counts.batchMessages)
         complain(
-            "bench: batch: resident memory \(batch.startKiB) KiB before, \(batch.peakKiB) KiB at the peak,"
-                + " \(batch.afterKiB) KiB a second after"
+            "bench: 4/\(total) request cost, \(counts.requestCostRequests) requests on new connections, as many"
+                + " on one kept-alive connection"
         )
-        Self.bench("batch_100k_delivery", batch.rate, "msg/s", decimals: 0)
-        Self.bench("batch_100k_peak_rss", Double(batch.peakKiB), "KiB", decimals: 0)
-        Self.bench("batch_100k_rss_growth", Double(batch.afterKiB - batch.startKiB), "KiB", decimals: 0)
+        let cost = try Self.requestCost(address: address, settings: settings)
+        Self.bench("request_new_p50", percentile(0.5, of: cost.newConnection), "ms", decimals: 3)
+        Self.bench("request_new_p99", percentile(0.99, of: cost.newConnection), "ms", decimals: 3)
+        Self.bench("request_kept_p50", percentile(0.5, of: cost.keptAlive), "ms", decimals: 3)
+        Self.bench("request_kept_p99", percentile(0.99, of: cost.keptAlive), "ms", decimals: 3)
         Self.showResidentMemory()
 
-        complain("bench: 7/8 JSON encoding, 1 KiB string and small dictionary")
-        let json = try BenchJSON.measure(rounds: counts.jsonRounds, roundSeconds: counts.jsonRoundSeconds)
-        Self.bench("json_encode_1KiB", json.string, "us", decimals: 3)
-        Self.bench("json_encode_1KiB_foundation", json.stringFoundation, "us", decimals: 3)
-        Self.bench("json_encode_dict", json.dictionary, "us", decimals: 3)
-        Self.bench("json_encode_dict_foundation", json.dictionaryFoundation, "us", decimals: 3)
-        Self.showResidentMemory()
+        if !settings.networkOnly {
+            complain("bench: 5/\(total) fan-out, \(counts.fanOutRounds) rounds of \(counts.fanOutEvents) events")
+            let fanOut = try BenchFanOut.measure(events: counts.fanOutEvents, rounds: counts.fanOutRounds)
+            Self.bench("fanout_per_event", fanOut.withListeners, "us", decimals: 3)
+            Self.bench("fanout_bare_per_event", fanOut.bare, "us", decimals: 3)
+            Self.bench("fanout_listeners_per_event", fanOut.listeners, "us", decimals: 3)
+            Self.showResidentMemory()
 
-        complain("bench: 8/8 resident memory")
+            complain("bench: 6/\(total) crypto, 1 KiB message")
+            let crypto = try BenchCrypto.measure(rounds: counts.cryptoRounds, roundSeconds: counts.cryptoRoundSeconds)
+            Self.bench("crypto_encrypt_1KiB", crypto.encrypt, "us", decimals: 3)
+            Self.bench("crypto_decrypt_1KiB", crypto.decrypt, "us", decimals: 3)
+            Self.showResidentMemory()
+
+            complain("bench: 7/\(total) one subscribe answer of \(counts.batchMessages) messages")
+            let batch = try BenchBatch.measure(count: counts.batchMessages)
+            complain(
+                "bench: batch: resident memory \(batch.startKiB) KiB before, \(batch.peakKiB) KiB at the peak,"
+                    + " \(batch.afterKiB) KiB a second after"
+            )
+            Self.bench("batch_100k_delivery", batch.rate, "msg/s", decimals: 0)
+            Self.bench("batch_100k_peak_rss", Double(batch.peakKiB), "KiB", decimals: 0)
+            Self.bench("batch_100k_rss_growth", Double(batch.afterKiB - batch.startKiB), "KiB", decimals: 0)
+            Self.showResidentMemory()
+
+            complain("bench: 8/\(total) JSON encoding, 1 KiB string and small dictionary")
+            let json = try BenchJSON.measure(rounds: counts.jsonRounds, roundSeconds: counts.jsonRoundSeconds)
+            Self.bench("json_encode_1KiB", json.string, "us", decimals: 3)
+            Self.bench("json_encode_1KiB_foundation", json.stringFoundation, "us", decimals: 3)
+            Self.bench("json_encode_dict", json.dictionary, "us", decimals: 3)
+            Self.bench("json_encode_dict_foundation", json.dictionaryFoundation, "us", decimals: 3)
+            Self.showResidentMemory()
+        }
+
+        complain("bench: \(total)/\(total) resident memory")
         guard let start = rssStart, let end = BenchMemory.residentKiB() else {
             throw BenchError("resident memory: cannot be read on this system")
         }
@@ -175,5 +201,23 @@ enum BenchCommand {
             return 1
         }
         return 0
+    }
+
+    /// Workload 4 through the package's probe of its own transport (`RequestCostProbe`): the public API cannot tell a
+    /// request that opened its connection from one that reused it.
+    private static func requestCost(
+        address: String,
+        settings: BenchSettings
+    ) throws -> (newConnection: [Double], keptAlive: [Double]) {
+        do {
+            return try RequestCostProbe.measure(
+                origin: address,
+                secure: settings.secure,
+                anchorCertificatesFile: settings.caFile,
+                count: settings.counts.requestCostRequests
+            )
+        } catch {
+            throw BenchError("request cost: \(error)")
+        }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import PubNubLegacy
 
-/// Workload 7 of `LegacyDemo bench`: the JSON encoding every `sendMessage` does, with and without a cipher key,
+/// Workload 8 of `LegacyDemo bench`: the JSON encoding every `sendMessage` does, with and without a cipher key,
 /// through the package's `JSONFragmentEncoder`, beside `JSONSerialization` (what the package used before, and what
 /// the encoder's output is identical to) on the same value in the same run. Two payloads: a 1 KiB `String` (its JSON
 /// text is the 1,024 bytes of `BenchCrypto.message`) and a small dictionary shaped like a chat message.

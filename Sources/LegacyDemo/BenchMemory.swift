@@ -4,7 +4,7 @@ import Foundation
 import Darwin
 #endif
 
-/// Workload 8 of `LegacyDemo bench`: the process's resident set size.
+/// Workload 9 of `LegacyDemo bench`: the process's resident set size.
 enum BenchMemory {
     /// Resident memory in KiB: from /proc/self/statm on Linux, from the Mach task info on Apple platforms; nil
     /// where neither is available.

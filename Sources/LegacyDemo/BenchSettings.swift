@@ -11,17 +11,19 @@ struct BenchSettings {
         var latencyInterval: Double
         /// Workload 3: messages published as fast as the publisher can.
         var deliveryMessages: Int
-        /// Workload 4: events per round, rounds per variant (the best round counts).
+        /// Workload 5: events per round, rounds per variant (the best round counts).
         var fanOutEvents: Int
         var fanOutRounds: Int
-        /// Workload 5: timing rounds of at least `cryptoRoundSeconds` each (the best round counts).
+        /// Workload 6: timing rounds of at least `cryptoRoundSeconds` each (the best round counts).
         var cryptoRounds: Int
         var cryptoRoundSeconds: Double
-        /// Workload 6: messages in the one subscribe answer.
+        /// Workload 7: messages in the one subscribe answer.
         var batchMessages: Int
-        /// Workload 7: timing rounds of at least `jsonRoundSeconds` each, per figure (the best round counts).
+        /// Workload 8: timing rounds of at least `jsonRoundSeconds` each, per figure (the best round counts).
         var jsonRounds: Int
         var jsonRoundSeconds: Double
+        /// Workload 4: requests on a new connection each, and as many on one kept-alive connection.
+        var requestCostRequests: Int
 
         /// The counts the issue names, for release builds.
         static let full = Counts(
@@ -35,7 +37,8 @@ struct BenchSettings {
             cryptoRoundSeconds: 0.05,
             batchMessages: 100_000,
             jsonRounds: 9,
-            jsonRoundSeconds: 0.05
+            jsonRoundSeconds: 0.05,
+            requestCostRequests: 300
         )
 
         /// A few seconds per workload at most (a smoke test; the figures are rougher).
@@ -50,7 +53,8 @@ struct BenchSettings {
             cryptoRoundSeconds: 0.02,
             batchMessages: 100_000,
             jsonRounds: 3,
-            jsonRoundSeconds: 0.02
+            jsonRoundSeconds: 0.02,
+            requestCostRequests: 50
         )
 
         /// Every workload with `messages` messages (or 20 times as many fan-out events): the tests' hidden
@@ -67,7 +71,8 @@ struct BenchSettings {
                 cryptoRoundSeconds: 0.005,
                 batchMessages: 10 * messages,
                 jsonRounds: 1,
-                jsonRoundSeconds: 0.005
+                jsonRoundSeconds: 0.005,
+                requestCostRequests: messages
             )
         }
     }
@@ -76,15 +81,21 @@ struct BenchSettings {
     var origin: String?
     var publishKey = "demo"
     var subscribeKey = "demo"
+    /// TLS to `origin` (`--secure`), trusting `caFile` (`--ca-file`) instead of the system's trust store when set.
+    var secure = false
+    var caFile: String?
+    /// Only the workloads that use the given origin (`--network-only`): fan-out, crypto, batch and JSON do not.
+    var networkOnly: Bool
     var quick: Bool
     var counts: Counts
 
     init(_ arguments: ArraySlice<String>) throws {
         let options = try Options(
             arguments,
-            valueFlags: ["--origin", "--publish-key", "--subscribe-key", "--messages"],
-            switchFlags: ["--quick"]
+            valueFlags: ["--origin", "--publish-key", "--subscribe-key", "--messages", "--ca-file"],
+            switchFlags: ["--quick", "--secure", "--network-only"]
         )
+        self.networkOnly = options.has("--network-only")
         self.quick = options.has("--quick")
         self.counts = self.quick ? .quick : .full
         if let text = options.string("--messages") {
@@ -95,14 +106,23 @@ struct BenchSettings {
         }
         if let address = options.string("--origin") {
             guard !address.isEmpty, !address.contains("/"), !address.contains(where: \.isWhitespace) else {
-                throw UsageError(message: "--origin takes HOST:PORT, without scheme or path (plain HTTP)")
+                throw UsageError(message: "--origin takes HOST:PORT, without scheme or path")
             }
             self.origin = address
             self.publishKey = options.string("--publish-key") ?? "demo"
             self.subscribeKey = options.string("--subscribe-key") ?? "demo"
+            self.secure = options.has("--secure")
+            self.caFile = options.string("--ca-file")
+            if let caFile = self.caFile {
+                guard self.secure else { throw UsageError(message: "--ca-file needs --secure") }
+                guard FileManager.default.isReadableFile(atPath: caFile) else {
+                    throw UsageError(message: "--ca-file \(caFile) is not a readable file")
+                }
+            }
         } else {
-            for flag in ["--publish-key", "--subscribe-key"] where options.string(flag) != nil {
-                throw UsageError(message: "\(flag) needs --origin (the embedded origin takes any key)")
+            for flag in ["--publish-key", "--subscribe-key", "--ca-file", "--secure"]
+            where options.string(flag) != nil || options.has(flag) {
+                throw UsageError(message: "\(flag) needs --origin (the embedded origin takes any key, plain HTTP)")
             }
         }
     }

@@ -20,19 +20,23 @@ final class BenchWorkloads {
     private static let setupTimeout = 15.0
     private static let drainTimeout = 5.0
 
-    init(address: String, publishKey: String, subscribeKey: String) {
+    init(address: String, publishKey: String, subscribeKey: String, secure: Bool = false, caFile: String? = nil) {
         let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
         self.publisher = BenchClient(
             name: "publisher",
             address: address,
             publishKey: publishKey,
-            subscribeKey: subscribeKey
+            subscribeKey: subscribeKey,
+            secure: secure,
+            caFile: caFile
         )
         self.subscriber = BenchClient(
             name: "subscriber",
             address: address,
             publishKey: publishKey,
-            subscribeKey: subscribeKey
+            subscribeKey: subscribeKey,
+            secure: secure,
+            caFile: caFile
         )
         self.throughputChannel = PNChannel.channelWithName("bench-\(run)-publish")
         self.latencyChannel = PNChannel.channelWithName("bench-\(run)-latency")

@@ -19,11 +19,16 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
     private var publishing = false
     private var stopped = false
     private var connected = false
+    /// Whether the client was ever connected: a soak that never was proves nothing.
+    private var everConnected = false
+    /// The last connection failure, for the verdict of a soak that never connected.
+    private var lastConnectionError: String?
     private var background = false
     private var angle = 0.0
     private var locationsSent = 0
     private var locationsReceived = 0
     private var skippedRounds = 0
+    private var firstAcknowledged = false
     private var settled: (() -> Void)?
 
     init(settings: SoakSettings, output: SoakOutput) {
@@ -34,8 +39,9 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
 
     // MARK: - Run
 
-    /// Connects to `origin` and subscribes to the channels; publishing starts once the subscription is in place.
-    func start(origin: String, publishKey: String, subscribeKey: String, secure: Bool) {
+    /// Connects to `origin` (trusting the CA certificates in `caFile` for TLS, when given) and subscribes to the
+    /// channels; publishing starts once the subscription is in place.
+    func start(origin: String, publishKey: String, subscribeKey: String, secure: Bool, caFile: String? = nil) {
         let configuration = PNConfiguration(
             origin: origin,
             publishKey: publishKey,
@@ -44,6 +50,7 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
             cipherKey: self.settings.cipherKey
         )
         configuration.useSecureConnection = secure
+        configuration.anchorCertificatesFile = caFile
         configuration.deliveryQueue = self.queue
         self.queue.sync {
             let client = PubNub(configuration: configuration, delegate: self)
@@ -111,10 +118,29 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
         }
     }
 
-    /// The totals so far, with the latency histogram and location counts.
-    func results() -> (tally: SoakLedger.Tally, latency: LatencyHistogram, locations: (Int, Int), skipped: Int) {
+    /// What the report shows.
+    struct Results {
+        var tally: SoakLedger.Tally
+        var latency: LatencyHistogram
+        var locations: (sent: Int, received: Int)
+        var skipped: Int
+        /// Whether the client connected at least once.
+        var connected: Bool
+        /// The last connection failure's text, if any.
+        var lastError: String?
+    }
+
+    /// The totals so far, with the latency histogram, location counts and whether the client ever connected.
+    func results() -> Results {
         self.queue.sync {
-            (self.ledger.tally(), self.ledger.latency, (self.locationsSent, self.locationsReceived), self.skippedRounds)
+            Results(
+                tally: self.ledger.tally(),
+                latency: self.ledger.latency,
+                locations: (self.locationsSent, self.locationsReceived),
+                skipped: self.skippedRounds,
+                connected: self.everConnected,
+                lastError: self.lastConnectionError
+            )
         }
     }
 
@@ -210,6 +236,7 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
 
     func pubnubClient(_ client: PubNub, didConnectToOrigin: String) {
         self.connected = true
+        self.everConnected = true
         self.output.essential("connected to \(didConnectToOrigin)")
     }
 
@@ -225,6 +252,8 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
 
     func pubnubClient(_ client: PubNub, connectionDidFailWithError: PNError) {
         self.connected = false
+        self.lastConnectionError =
+            "\(connectionDidFailWithError.code) \(connectionDidFailWithError.localizedDescription)"
         self.output.essential("connection failed: \(connectionDidFailWithError.localizedDescription)")
     }
 
@@ -262,6 +291,11 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
         if let sequence = entry.sequence {
             self.ledger.acknowledge(sequence)
             self.output.detail("sent #\(sequence) on \(didSendMessage.channel?.name ?? "?")")
+            if !self.firstAcknowledged {
+                // The evidence a soak needs before it can pass (see `SoakCommand`), shown once.
+                self.firstAcknowledged = true
+                self.output.essential("first publish acknowledged")
+            }
             self.checkSettled()
         } else {
             self.locationsSent += 1

@@ -8,6 +8,8 @@ struct SoakSettings {
         let publishKey: String
         let subscribeKey: String
         let secure: Bool
+        /// A PEM file of CA certificates to trust instead of the system's (`PNConfiguration.anchorCertificatesFile`).
+        let caFile: String?
     }
 
     var channels: [String]
@@ -23,7 +25,7 @@ struct SoakSettings {
             arguments,
             valueFlags: [
                 "--channels", "--idle", "--duration", "--cipher-key", "--background-every", "--origin",
-                "--publish-key", "--subscribe-key",
+                "--publish-key", "--subscribe-key", "--ca-file",
             ],
             switchFlags: ["--show-all-logs", "--secure", "--insecure"]
         )
@@ -51,14 +53,22 @@ struct SoakSettings {
             guard !address.isEmpty, !address.contains("/"), !address.contains(where: \.isWhitespace) else {
                 throw UsageError(message: "--origin takes HOST[:PORT], without scheme or path")
             }
+            let caFile = options.string("--ca-file")
+            if caFile != nil && options.has("--insecure") {
+                throw UsageError(message: "--ca-file is for TLS: it excludes --insecure")
+            }
+            if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+                throw UsageError(message: "--ca-file \(caFile) is not a readable file")
+            }
             self.remote = RemoteOrigin(
                 address: address,
                 publishKey: publishKey,
                 subscribeKey: subscribeKey,
-                secure: !options.has("--insecure")
+                secure: !options.has("--insecure"),
+                caFile: caFile
             )
         } else {
-            for flag in ["--publish-key", "--subscribe-key", "--secure", "--insecure"]
+            for flag in ["--publish-key", "--subscribe-key", "--secure", "--insecure", "--ca-file"]
             where options.has(flag) || options.string(flag) != nil {
                 throw UsageError(message: "\(flag) needs --origin (the embedded origin takes any key, plain HTTP)")
             }

@@ -10,7 +10,9 @@ struct BenchCommandTests {
     private static let figures: [(name: String, unit: String)] = [
         ("publish_throughput", "msg/s"), ("publish_async_throughput", "msg/s"), ("publish_sequential", "msg/s"),
         ("publish_async_sequential", "msg/s"), ("latency_p50", "ms"), ("latency_p99", "ms"),
-        ("delivery_throughput", "msg/s"), ("delivery_lost", "msg"), ("fanout_per_event", "us"),
+        ("delivery_throughput", "msg/s"), ("delivery_lost", "msg"), ("request_new_p50", "ms"),
+        ("request_new_p99", "ms"),
+        ("request_kept_p50", "ms"), ("request_kept_p99", "ms"), ("fanout_per_event", "us"),
         ("fanout_bare_per_event", "us"), ("fanout_listeners_per_event", "us"), ("crypto_encrypt_1KiB", "us"),
         ("crypto_decrypt_1KiB", "us"), ("batch_100k_delivery", "msg/s"), ("batch_100k_peak_rss", "KiB"),
         ("batch_100k_rss_growth", "KiB"), ("json_encode_1KiB", "us"), ("json_encode_1KiB_foundation", "us"),
@@ -64,9 +66,13 @@ struct BenchCommandTests {
             #expect((found[name]?.value ?? 0) > 0, "\(name)")
         }
         #expect((found["latency_p50"]?.value ?? 0) <= (found["latency_p99"]?.value ?? 0))
+        for kind in ["new", "kept"] {
+            #expect((found["request_\(kind)_p50"]?.value ?? 0) > 0)
+            #expect((found["request_\(kind)_p50"]?.value ?? 0) <= (found["request_\(kind)_p99"]?.value ?? 0))
+        }
         #expect((found["rss_start"]?.value ?? 0) > 0)
         // Progress goes to stderr, one line per workload, never to stdout.
-        for step in 1...8 { #expect(demo.errors.contains("bench: \(step)/8 ")) }
+        for step in 1...9 { #expect(demo.errors.contains("bench: \(step)/9 ")) }
     }
 
     @Test func givenOriginIsUsedWithItsKeys() throws {
@@ -82,6 +88,39 @@ struct BenchCommandTests {
         let found = self.figures(in: demo.output)
         #expect(Set(found.keys) == Set(Self.figures.map(\.name)))
         #expect(found["delivery_lost"]?.value == 0)
+    }
+
+    @Test func overTLSTheNetworkWorkloadsRunThroughATerminatorWithATestCA() throws {
+        let origin = try DemoProcess(["origin", "--port", "0"])
+        defer { origin.stop() }
+        let listening = try #require(origin.waitForLine(containing: "listening on 127.0.0.1:"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-tls-\(UUID().uuidString)")
+        let terminator = try DemoProcess(
+            [
+                "python3", "-u", DemoProcess.packageRoot.appendingPathComponent("Scripts/tls_terminator.py").path,
+                "serve", "--upstream", String(listening.split(separator: ":").last ?? ""), "--test-ca", folder.path,
+                "--cleanup", folder.path,
+            ],
+            executable: URL(fileURLWithPath: "/usr/bin/env")
+        )
+        defer { terminator.stop() }
+        let port = try #require(terminator.waitForLine(containing: "listening ")).dropFirst("listening ".count)
+        let ca = try #require(terminator.waitForLine(containing: "ca ")).dropFirst("ca ".count)
+        let (demo, status) = try self.runToEnd([
+            "bench", "--origin", "127.0.0.1:\(port)", "--secure", "--ca-file", String(ca), "--network-only",
+            "--messages", "30",
+        ])
+        #expect(status == 0, "stdout: \(demo.output)\nstderr: \(demo.errors)")
+        #expect(demo.output.hasPrefix("# LegacyDemo bench on 127.0.0.1:\(port) over TLS, "))
+        let found = self.figures(in: demo.output)
+        let offline = ["fanout", "crypto", "batch", "json"]
+        let network = Self.figures.map(\.name).filter { name in !offline.contains { name.hasPrefix($0) } }
+        #expect(Set(found.keys) == Set(network))
+        #expect(found["delivery_lost"]?.value == 0)
+        for step in 1...5 { #expect(demo.errors.contains("bench: \(step)/5 ")) }
+        // Every connection the clients and the probe made was TLS.
+        #expect(terminator.output.contains("\ntls\n"))
+        #expect(!terminator.output.contains("plain") && !terminator.output.contains("tls-rejected"))
     }
 
     @Test func failingPublishesEndTheRunWithAClearErrorAndStatusOne() throws {
@@ -100,6 +139,8 @@ struct BenchCommandTests {
         (["bench", "--origin", "http://127.0.0.1:1"], "--origin takes HOST:PORT"),
         (["bench", "--messages", "0"], "--messages must be a whole number"),
         (["bench", "--origin"], "--origin needs a value"),
+        (["bench", "--secure"], "--secure needs --origin"),
+        (["bench", "--origin", "127.0.0.1:1", "--ca-file", "x.pem"], "--ca-file needs --secure"),
     ])
     func badFlagsGiveTheUsageAndExitTwo(arguments: [String], message: String) throws {
         let (demo, status) = try self.runToEnd(arguments, timeout: 30)

@@ -43,6 +43,8 @@ struct SoakCommandTests {
         let channels = try #require(demo.waitForLine(containing: "channels: "), "stderr: \(demo.errors)")
         #expect(channels.split(separator: " ").dropFirst(2).count == 3, "\(channels)")
         #expect(demo.waitForLine(containing: "subscribed on ") != nil)
+        // A soak stopped before any publish was acknowledged fails on no evidence; wait for the first one.
+        #expect(demo.waitForLine(containing: "first publish acknowledged") != nil)
         demo.interrupt()
         #expect(demo.waitForExit(timeout: 30) == 0, "stdout: \(demo.output)")
         let result = try #require(demo.result, "no RESULT line: \(demo.output)")
@@ -125,8 +127,135 @@ struct SoakCommandTests {
         #expect(demo.output.contains("unsubscribe: done"), "stdout: \(demo.output)")
     }
 
+    // MARK: - TLS, and soaks without evidence
+
+    /// A `LegacyDemo origin` and `Scripts/tls_terminator.py` in front of it with a test CA it makes; both stopped by
+    /// `stop()`.
+    private struct TLSOrigin {
+        let origin: DemoProcess
+        let terminator: DemoProcess
+        /// `127.0.0.1:PORT` of the terminator.
+        let address: String
+        /// The test CA's certificate.
+        let caFile: String
+
+        static func start() throws -> TLSOrigin {
+            let origin = try DemoProcess(["origin", "--port", "0"])
+            guard let listening = origin.waitForLine(containing: "listening on 127.0.0.1:") else {
+                origin.stop()
+                throw DemoProcessError.missingBinary("origin did not start: \(origin.errors)")
+            }
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("soak-tls-\(UUID().uuidString)")
+            let script = DemoProcess.packageRoot.appendingPathComponent("Scripts/tls_terminator.py")
+            let terminator = try DemoProcess(
+                [
+                    "python3", "-u", script.path, "serve", "--upstream",
+                    String(listening.split(separator: ":").last ?? ""),
+                    "--test-ca", folder.path, "--cleanup", folder.path, "--quiet",
+                ],
+                executable: URL(fileURLWithPath: "/usr/bin/env")
+            )
+            guard let port = terminator.waitForLine(containing: "listening "),
+                let ca = terminator.waitForLine(containing: "ca ")
+            else {
+                terminator.stop()
+                origin.stop()
+                throw DemoProcessError.missingBinary("terminator did not start: \(terminator.errors)")
+            }
+            return TLSOrigin(
+                origin: origin,
+                terminator: terminator,
+                address: "127.0.0.1:\(port.dropFirst("listening ".count))",
+                caFile: String(ca.dropFirst("ca ".count))
+            )
+        }
+
+        func stop() {
+            self.terminator.stop()
+            self.origin.stop()
+        }
+    }
+
+    @Test func aTLSSoakThroughATerminatorWithATestCAPasses() throws {
+        let tls = try TLSOrigin.start()
+        defer { tls.stop() }
+        let (demo, status) = try self.runToEnd([
+            "soak", "--origin", tls.address, "--publish-key", "demo", "--subscribe-key", "demo", "--secure",
+            "--ca-file", tls.caFile, "--idle", "0.05", "--duration", "3",
+        ])
+        try self.expectCleanResult(demo, status)
+        #expect(demo.output.contains("connecting to \(tls.address) (TLS)"))
+        #expect(demo.output.contains("connected to \(tls.address)"))
+    }
+
+    @Test func aTLSSoakTrustsTheCAThatSSLCertFileNames() throws {
+        let tls = try TLSOrigin.start()
+        defer { tls.stop() }
+        let demo = try DemoProcess(
+            [
+                "soak", "--origin", tls.address, "--publish-key", "demo", "--subscribe-key", "demo", "--idle", "0.05",
+                "--duration", "2",
+            ],
+            environment: ["SSL_CERT_FILE": tls.caFile]
+        )
+        let status = demo.waitForExit(timeout: 60)
+        demo.stop()
+        try self.expectCleanResult(demo, status)
+    }
+
+    @Test func aSoakThatNeverConnectsFailsWithTheTLSError() throws {
+        // TLS to a terminator whose CA the soak does not trust: the handshake is refused, nothing is ever sent.
+        let tls = try TLSOrigin.start()
+        defer { tls.stop() }
+        let (demo, status) = try self.runToEnd([
+            "soak", "--origin", tls.address, "--publish-key", "demo", "--subscribe-key", "demo", "--secure",
+            "--idle", "0.05", "--duration", "2",
+        ])
+        #expect(status == 1, "stdout: \(demo.output)")
+        let result = try #require(demo.result, "no RESULT line: \(demo.output)")
+        #expect(result["sent"] == 0 && result["lost"] == 0)
+        let verdict = try #require(demo.output.split(separator: "\n").dropLast().last)
+        #expect(
+            verdict.hasPrefix("FAIL: never connected to the origin (-1202 The certificate of 127.0.0.1"),
+            "\(verdict)"
+        )
+        #expect(!demo.output.contains("\nPASS\n"))
+    }
+
+    @Test func aSoakWhosePublishesAreNeverAcknowledgedFails() throws {
+        // A plain origin that accepts only another publish key: connected and subscribed, every publish refused.
+        let origin = try DemoProcess(["origin", "--port", "0", "--publish-key", "only-this-key"])
+        defer { origin.stop() }
+        let address = try #require(origin.waitForLine(containing: "listening on ")).dropFirst("listening on ".count)
+        let (demo, status) = try self.runToEnd([
+            "soak", "--origin", String(address), "--publish-key", "demo", "--subscribe-key", "demo", "--insecure",
+            "--idle", "0.05", "--duration", "2",
+        ])
+        #expect(status == 1, "stdout: \(demo.output)")
+        let result = try #require(demo.result, "no RESULT line: \(demo.output)")
+        #expect(result["sent"] == 0)
+        #expect((result["failed"] ?? 0) > 0)
+        let verdict = try #require(demo.output.split(separator: "\n").dropLast().last)
+        #expect(verdict == "FAIL: the origin acknowledged no publish (sent=0)")
+    }
+
     @Test(arguments: [
         (["soak", "--bogus"], "unknown flag --bogus"),
+        (["soak", "--ca-file", "ca.pem"], "--ca-file needs --origin"),
+        (
+            [
+                "soak", "--origin", "127.0.0.1:1", "--publish-key", "p", "--subscribe-key", "s", "--insecure",
+                "--ca-file", "x",
+            ],
+            "--ca-file is for TLS: it excludes --insecure"
+        ),
+        (
+            [
+                "soak", "--origin", "127.0.0.1:1", "--publish-key", "p", "--subscribe-key", "s", "--ca-file",
+                "no/such.pem",
+            ],
+            "--ca-file no/such.pem is not a readable file"
+        ),
         (["soak", "--idle", "soon"], "--idle must be a number"),
         (["soak", "--duration", "-1"], "--duration must be a number"),
         (["soak", "--channels", " , ,"], "--channels needs at least one channel name"),

@@ -229,8 +229,24 @@ extension ChatViewController: @preconcurrency PNDelegate {
     }
 }
 
-// MIGRATION.md snippet 11, under "6. Notifications".
+// MIGRATION.md snippet 11, under "TLS: trust anchors and pins".
 func migrationSnippet11() throws {
+    let configuration = PNConfiguration(
+        origin: "pubnub.internal.example:8443",
+        publishKey: "pub-key",
+        subscribeKey: "sub-key",
+        secretKey: nil,
+        cipherKey: nil
+    )
+    configuration.anchorCertificatesFile = "certs/internal-ca.pem"  // your CA instead of the system's
+    configuration.pinnedPublicKeyHashes = [
+        "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",  // current key (placeholder)
+        "sha256/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBA=",  // backup key (placeholder)
+    ]
+}
+
+// MIGRATION.md snippet 12, under "6. Notifications".
+func migrationSnippet12() throws {
     let center = NotificationCenter.default
     let token = center.addObserver(forName: kPNClientDidReceiveMessageNotification, object: nil, queue: nil) { note in
         if let message = note.pnPayload(as: PNMessage.self) {
@@ -246,7 +262,7 @@ func migrationSnippet11() throws {
     center.removeObserver(failures)
 }
 
-// MIGRATION.md snippet 12, under "7. PNObservationCenter" (file scope).
+// MIGRATION.md snippet 13, under "7. PNObservationCenter" (file scope).
 final class ChatScreen {
     private(set) var lines: [String] = []
 
@@ -265,8 +281,8 @@ final class ChatScreen {
     }
 }
 
-// MIGRATION.md snippet 13, under "8. Encryption, errors and logging".
-func migrationSnippet13() throws {
+// MIGRATION.md snippet 14, under "8. Encryption, errors and logging".
+func migrationSnippet14() throws {
     PubNub.requestServerTimeTokenWithCompletionBlock { timeToken, error in
         if let error {
             switch error.code {
@@ -283,14 +299,14 @@ func migrationSnippet13() throws {
     }
 }
 
-// MIGRATION.md snippet 14, under "8. Encryption, errors and logging".
-func migrationSnippet14() throws {
+// MIGRATION.md snippet 15, under "8. Encryption, errors and logging".
+func migrationSnippet15() throws {
     PNLOG_GENERAL_LOGGING_ENABLED = true
     PNLOG_CONNECTION_LAYER_ERROR_LOGGING_ENABLED = true
     PNLogger.setSink(PNLogger.standardErrorSink)
 }
 
-// MIGRATION.md snippet 15, under "11. Modernising a ported app" (file scope).
+// MIGRATION.md snippet 16, under "11. Modernising a ported app" (file scope).
 final class PriceFeed: PNDelegate {
     let client: PubNub
     let channel = PNChannel.channelWithName("prices")
@@ -326,7 +342,7 @@ final class PriceFeed: PNDelegate {
     }
 }
 
-// MIGRATION.md snippet 16, under "11. Modernising a ported app" (file scope).
+// MIGRATION.md snippet 17, under "11. Modernising a ported app" (file scope).
 func runPriceFeed(configuration: PNConfiguration) async throws {
     let client = PubNubClient(configuration: configuration)
     try await client.connect()
@@ -344,7 +360,7 @@ func runPriceFeed(configuration: PNConfiguration) async throws {
     }
 }
 
-// MIGRATION.md snippet 17, under "11. Modernising a ported app" (file scope).
+// MIGRATION.md snippet 18, under "11. Modernising a ported app" (file scope).
 func recentPrices() async throws -> [String] {
     let client = PubNubClient(wrapping: PubNub.sharedInstance())
     let messages = try await client.history(of: "prices", limit: 20)

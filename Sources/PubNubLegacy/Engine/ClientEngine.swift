@@ -60,9 +60,10 @@ final class ClientEngine: @unchecked Sendable {
     }
     /// The rung of the TLS ladder requests use now (docs/BEHAVIOR.md §2.8); back to `strict` when the settings change.
     var securityLevel = SecurityLevel.strict
-    /// Whether the https transport can accept any certificate: only URLSession on Apple platforms can (a
-    /// server-trust challenge). Queue-confined; tests of the ladder set it.
-    var canRelaxCertificateValidation = URLSessionTransport.canRelaxCertificateValidation
+    /// Whether the https transport can accept any certificate: the socket transport with OpenSSL (Linux) and
+    /// URLSession on Apple platforms (a server-trust challenge) can; URLSession on Linux cannot. Taken from the
+    /// service lane, which carries the connect attempts. Queue-confined; tests of the ladder set it.
+    var canRelaxCertificateValidation: Bool
     var uuid: String?
     var connection = ConnectionStateMachine()
     private(set) lazy var loop = SubscribeLoop(engine: self)
@@ -113,6 +114,7 @@ final class ClientEngine: @unchecked Sendable {
         self.dispatcher = EventDispatcher(queue: deliveryQueue)
         self.serviceLane = serviceLane
         self.longPollLane = longPollLane
+        self.canRelaxCertificateValidation = serviceLane.canRelaxCertificateValidation
     }
 
     /// Stops everything without events (the owning `PubNub` went away, or `resetClient`).

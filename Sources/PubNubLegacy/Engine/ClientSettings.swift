@@ -33,6 +33,8 @@ struct ClientSettings: Equatable, Sendable {
     var uuid: String?
     /// The largest response body a request reads (`PNConfiguration.maximumResponseBodySize`).
     var maximumResponseBodySize = ResponseLimits.defaultMaximumBodyBytes
+    /// The trust anchors and pins of `https` requests.
+    var trust = TLSTrust()
 
     /// A copy of `configuration`'s current values.
     init(configuration: PNConfiguration) {
@@ -58,6 +60,10 @@ struct ClientSettings: Equatable, Sendable {
         self.subscribeMaximumIdleTime = values.subscribeMaximumIdleTime
         self.uuid = values.uuid
         self.maximumResponseBodySize = values.maximumResponseBodySize
+        self.trust = TLSTrust(
+            anchorCertificatesFile: values.anchorCertificatesFile,
+            pinnedKeyDigests: Set(values.pinnedPublicKeyHashes.compactMap(PNConfiguration.pinDigest))
+        )
         if values.cryptoBackwardCompatibilityMode {
             self.cipherMode = .compatibility33
         } else if values.useRandomInitializationVector {
@@ -81,11 +87,13 @@ struct ClientSettings: Equatable, Sendable {
     }
 
     /// Whether the TLS ladder must start again at `strict` when `new` replaces these settings: the origin, the
-    /// TLS setting or a fallback permission changed (a downgrade never outlives the settings that allowed it).
+    /// TLS setting, a fallback permission or the trust (anchors, pins) changed (a downgrade never outlives the
+    /// settings that allowed it, and new trust may make strict TLS work).
     func restartsSecurityLadder(toApply new: ClientSettings) -> Bool {
         self.origin != new.origin || self.secure != new.secure
             || self.reduceSecurityLevelOnError != new.reduceSecurityLevelOnError
             || self.ignoreSecureConnectionRequirement != new.ignoreSecureConnectionRequirement
+            || self.trust != new.trust
     }
 
     /// The request context for the given client identifier, at `security` (ignored when TLS is off).
@@ -98,6 +106,7 @@ struct ClientSettings: Equatable, Sendable {
             uuid: uuid,
             authKey: self.authKey,
             relaxedCertificateValidation: self.secure && security == .relaxed,
+            trust: self.trust,
             secretKey: self.secretKey == "0" ? "" : self.secretKey  // "0" is 3.4's "no secret key"
         )
     }

@@ -101,4 +101,37 @@ extension PNConfiguration {
 extension PNConfiguration {
     /// Default of `maximumResponseBodySize`: 32 MiB.
     static let defaultMaximumResponseBodySize = ResponseLimits.defaultMaximumBodyBytes
+    /// The path of a PEM file of CA certificates that the client trusts for TLS instead of the system's trust store,
+    /// e.g. the private CA of your own origin or a test CA. nil (the default): the system trust store (on Linux
+    /// OpenSSL's default, which honours `SSL_CERT_FILE` and `SSL_CERT_DIR`). The file is read when a connection
+    /// needs it; one that cannot be read fails the connection with a TLS failure (category `.tlsFailure`, code
+    /// -1200) naming the file. The host name is verified as with the system store.
+    ///
+    /// Needs the package's own TLS (Linux, OpenSSL); where TLS goes through URLSession (Apple platforms, or Linux
+    /// without OpenSSL) an `https` request with this set fails with a TLS failure instead of ignoring it.
+    public var anchorCertificatesFile: String? {
+        get { self.settings.withLock { $0.anchorCertificatesFile } }
+        set { self.settings.withLock { $0.anchorCertificatesFile = newValue } }
+    }
+
+    /// Public-key pins (new in this package; 3.4 had none): each the base64 SHA-256 of a DER SubjectPublicKeyInfo,
+    /// as HPKP's `pin-sha256` and other SDKs write it (an `sha256/` prefix is accepted), e.g. the output of
+    /// `openssl x509 -in cert.pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary
+    /// | base64`. When not empty, a TLS connection is accepted only if the server's certificate — or, once verified,
+    /// a certificate of its chain — has one of these keys; otherwise it fails with a TLS failure (category
+    /// `.tlsFailure`, code -1202) that names the server's own pin. Verification still happens first. Empty (the
+    /// default): no pinning. A value that is not such a hash makes the configuration invalid (code 100).
+    ///
+    /// Needs the package's own TLS, as `anchorCertificatesFile` does.
+    public var pinnedPublicKeyHashes: [String] {
+        get { self.settings.withLock { $0.pinnedPublicKeyHashes } }
+        set { self.settings.withLock { $0.pinnedPublicKeyHashes = newValue } }
+    }
+
+    /// The 32-byte digest a pin names, or nil when `pin` is not the base64 of 32 bytes (after an optional `sha256/`).
+    static func pinDigest(_ pin: String) -> [UInt8]? {
+        let text = pin.hasPrefix("sha256/") ? String(pin.dropFirst(7)) : pin
+        guard let digest = try? Base64.decode(text), digest.count == 32 else { return nil }
+        return digest
+    }
 }

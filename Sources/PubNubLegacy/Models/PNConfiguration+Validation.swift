@@ -19,7 +19,7 @@ extension PNConfiguration {
 
     /// 3.4's `-isValid`, extended: the publish, subscribe and secret keys are non-empty (the secret defaults to
     /// `"0"`, so only an explicit `""` fails), and — checks this package adds — the origin is a host with an
-    /// optional `:port`, and the timeouts are positive.
+    /// optional `:port`, the timeouts are positive, every pin is a base64 SHA-256 and an anchors path is not empty.
     public func isValid() -> Bool {
         self.validationProblems().isEmpty
     }
@@ -76,6 +76,17 @@ extension PNConfiguration {
             (settings.subscribeMaximumIdleTime, "subscribeMaximumIdleTime"),
         ] where !(value.isFinite && value > 0) {
             problems.append(Problem(text: "\(name) must be a positive number of seconds", isMissingKey: false))
+        }
+        for pin in settings.pinnedPublicKeyHashes where PNConfiguration.pinDigest(pin) == nil {
+            problems.append(
+                Problem(
+                    text: "pinnedPublicKeyHashes: '\(pin)' is not the base64 SHA-256 of a public key",
+                    isMissingKey: false
+                )
+            )
+        }
+        if settings.anchorCertificatesFile?.isEmpty == true {
+            problems.append(Problem(text: "anchorCertificatesFile is an empty path", isMissingKey: false))
         }
         return problems
     }

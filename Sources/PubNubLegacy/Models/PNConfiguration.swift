@@ -36,6 +36,8 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
         var cryptoBackwardCompatibilityMode = PNConfiguration.cryptoBackwardCompatibilityModeDefault
         var deliveryQueue = QueueIdentity(DispatchQueue.main)
         var maximumResponseBodySize = PNConfiguration.defaultMaximumResponseBodySize
+        var anchorCertificatesFile: String?
+        var pinnedPublicKeyHashes: [String] = []
     }
 
     /// A queue compared by identity, so `Settings` can synthesize its equality. The main queue is recognised by
@@ -325,8 +327,9 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
 
     /// Whether, when TLS still fails after `reduceSecurityLevelOnError` (or at once, when that is NO or cannot
     /// apply), a client with `useSecureConnection` may fall back to plain HTTP on the same host — port 80 when
-    /// `origin` names no port, the named port otherwise — for as long as this configuration (origin, TLS setting
-    /// and both fallback flags) stays applied; a configuration that changes any of them starts with TLS again.
+    /// `origin` names no port, the named port otherwise — for as long as this configuration (origin, TLS setting,
+    /// both fallback flags, trust anchors and pins) stays applied; a configuration that changes any of them starts
+    /// with TLS again. A pin mismatch is a TLS failure like any other here: set this NO when you pin.
     /// The fallback is silent: the connect reports exactly the events of a normal connect.
     /// With NO, the TLS failure is reported instead (`connectionDidFailWithError:`, category `.tlsFailure`) and no
     /// plain-HTTP request is ever sent. Default NO in this package (3.4: YES, docs/DESIGN.md A12).
@@ -337,13 +340,17 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
     }
 
     /// Whether, after a TLS failure while connecting, the client may retry with TLS that accepts any server
-    /// certificate (expired, self-signed, unknown root), silently, for as long as this configuration stays applied.
+    /// certificate (expired, self-signed, unknown root, another host's), silently, for as long as this
+    /// configuration (origin, TLS setting, both fallback flags, trust anchors and pins) stays applied.
+    /// `pinnedPublicKeyHashes` still apply at that level: with pins, the relaxed level trusts exactly the pinned
+    /// keys.
     ///
-    /// Apple platforms only: there URLSession lets the client answer the server-trust challenge. On Linux,
-    /// FoundationNetworking (libcurl) never delivers that challenge and offers no way to skip validation, so this
-    /// setting has no effect: the ladder goes straight to `ignoreSecureConnectionRequirement`, and with that NO
-    /// the certificate failure is reported (category `.tlsFailure`). Default NO in this package (3.4: YES,
-    /// docs/DESIGN.md A12). 3.4 getter: `shouldReduceSecurityLevelOnError`.
+    /// Works where the client's TLS can skip validation: on Linux the package's own TLS (OpenSSL, loaded at run
+    /// time), on Apple platforms URLSession's server-trust challenge. Should OpenSSL be missing on Linux, the client
+    /// falls back to URLSession (libcurl), which cannot skip validation: the setting then has no effect and the
+    /// ladder goes straight to `ignoreSecureConnectionRequirement`. With NO, the certificate failure is reported
+    /// (category `.tlsFailure`). Default NO in this package (3.4: YES, docs/DESIGN.md A12). 3.4 getter:
+    /// `shouldReduceSecurityLevelOnError`.
     public var reduceSecurityLevelOnError: Bool {
         get { self.settings.withLock { $0.reduceSecurityLevelOnError } }
         set { self.settings.withLock { $0.reduceSecurityLevelOnError = newValue } }

@@ -21,6 +21,8 @@ struct EndpointContext: Sendable, Equatable {
     var authKey: String
     /// Whether the transport may accept any server certificate (the relaxed rung of the TLS ladder).
     var relaxedCertificateValidation = false
+    /// The trust anchors and pins of `https` requests.
+    var trust = TLSTrust()
     /// When not empty, every request is signed with it (`timestamp` and a v2 `signature`, as current SDKs do);
     /// empty also when 3.4's "no secret key" value `0` is configured.
     var secretKey = ""
@@ -147,7 +149,8 @@ enum Endpoint: Sendable, Equatable {
             url: url,
             body: target.body,
             timeout: timeout,
-            relaxedCertificateValidation: context.secure && context.relaxedCertificateValidation
+            relaxedCertificateValidation: context.secure && context.relaxedCertificateValidation,
+            trust: context.secure ? context.trust : TLSTrust()
         )
     }
 

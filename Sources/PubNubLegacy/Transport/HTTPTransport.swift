@@ -11,12 +11,15 @@ struct TransportRequest: Sendable, Equatable {
     /// Idle timeout of the HTTP exchange. Operation timeouts with their 3.4 messages are enforced by the
     /// engine's own timers; this is the backstop of the transport.
     var timeout: TimeInterval
-    /// For `https`: accept any server certificate (the relaxed rung of the TLS ladder, docs/BEHAVIOR.md §2.8). Only
-    /// transports that can honour it act on it (`URLSessionTransport` on Apple platforms); the others validate as
+    /// For `https`: accept any server certificate (the relaxed rung of the TLS ladder, docs/BEHAVIOR.md §2.8).
+    /// Only transports that can honour it act on it (`canRelaxCertificateValidation`); the others validate as
     /// usual, and the engine does not ask them to relax.
     var relaxedCertificateValidation = false
     /// How much of an answer the transport reads before it gives up on it (`TransportFailure.responseTooLarge`).
     var limits = ResponseLimits()
+    /// For `https`: the configuration's own trust anchors and public-key pins. A transport that cannot enforce
+    /// them fails the request with a TLS failure instead of ignoring them.
+    var trust = TLSTrust()
 }
 
 /// Bounds on what one HTTP answer may make the client hold, so an origin, proxy or attacker cannot take the process
@@ -35,6 +38,21 @@ struct ResponseLimits: Sendable, Equatable {
 
     /// 32 MiB.
     static let defaultMaximumBodyBytes = 32 * 1_024 * 1_024
+}
+
+/// What an `https` request trusts, set by the configuration (`PNConfiguration.anchorCertificatesFile`,
+/// `PNConfiguration.pinnedPublicKeyHashes`).
+struct TLSTrust: Sendable, Hashable {
+    /// A PEM file of CA certificates trusted instead of the system's trust store; nil: the system trust store.
+    var anchorCertificatesFile: String?
+    /// SHA-256 digests (32 bytes each) of the DER SubjectPublicKeyInfo of keys the server's certificate chain must
+    /// contain one of; empty: no pinning.
+    var pinnedKeyDigests: Set<[UInt8]> = []
+
+    /// True when nothing is set: the system trust store, no pins.
+    var isSystemDefault: Bool {
+        self.anchorCertificatesFile == nil && self.pinnedKeyDigests.isEmpty
+    }
 }
 
 /// A complete HTTP answer: any status, with its body.
@@ -76,4 +94,13 @@ protocol HTTPTransport: Sendable {
 
     /// Cancels everything in flight and releases the transport's resources; later sends fail with `.cancelled`.
     func invalidate()
+
+    /// Whether `https` requests marked `relaxedCertificateValidation` really skip certificate validation here, so
+    /// the relaxed rung of the TLS ladder is worth trying.
+    var canRelaxCertificateValidation: Bool { get }
+}
+
+extension HTTPTransport {
+    /// Transports validate every certificate unless they say otherwise.
+    var canRelaxCertificateValidation: Bool { false }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The transport a client lane uses: `http://` requests go to a `SocketTransport`, anything else (`https://`) to a
-/// `URLSessionTransport`, created on first use, because TLS on Linux is only available through URLSession.
+/// The transport a client lane uses. `http://` requests go to the socket transport; so do `https://` requests when
+/// it has OpenSSL (Linux, `SocketTransport.supportsTLS`). Otherwise — Apple platforms, or a Linux system without a
+/// usable OpenSSL — `https://` goes to a `URLSessionTransport` created on first use, and on Linux that fallback is
+/// logged once per process (`TLSFallbackNotice`).
 ///
 /// Completions come from whichever transport carried the request, exactly once and never inside `send`.
 final class RoutingTransport: HTTPTransport {
@@ -11,27 +13,43 @@ final class RoutingTransport: HTTPTransport {
     }
 
     private let plain: any HTTPTransport
+    /// Whether `plain` carries `https` too.
+    private let plainCarriesTLS: Bool
     private let makeSecure: @Sendable () -> any HTTPTransport
     private let state = Locked(State())
 
     /// - Parameters:
-    ///   - plain: Carries `http://` requests.
-    ///   - makeSecure: Creates the transport for every other scheme, at its first request.
-    init(plain: any HTTPTransport, makeSecure: @escaping @Sendable () -> any HTTPTransport) {
+    ///   - plain: Carries `http://` requests, and `https://` ones too when `plainCarriesTLS`.
+    ///   - plainCarriesTLS: `plain` speaks TLS itself.
+    ///   - makeSecure: Creates the transport for every other request, at its first one.
+    init(
+        plain: any HTTPTransport,
+        plainCarriesTLS: Bool = false,
+        makeSecure: @escaping @Sendable () -> any HTTPTransport
+    ) {
         self.plain = plain
+        self.plainCarriesTLS = plainCarriesTLS
         self.makeSecure = makeSecure
     }
 
-    /// A lane of `maximumConnections`: sockets for plain HTTP, URLSession for TLS. `reusesConnections`: keep-alive
-    /// on the socket transport (see `SocketTransport`); URLSession manages its own connections.
-    convenience init(maximumConnections: Int, label: String, reusesConnections: Bool = true) {
-        let plain = SocketTransport(
+    /// A lane of `maximumConnections`: sockets for plain HTTP, and for TLS when OpenSSL is there; URLSession for
+    /// TLS otherwise. `reusesConnections`: keep-alive on the socket transport (see `SocketTransport`); URLSession
+    /// manages its own connections.
+    convenience init(
+        maximumConnections: Int,
+        label: String,
+        reusesConnections: Bool = true,
+        notice: TLSFallbackNotice = .shared
+    ) {
+        let sockets = SocketTransport(
             maximumConnections: maximumConnections,
             label: label,
             reusesConnections: reusesConnections
         )
-        self.init(plain: plain) {
-            URLSessionTransport(maximumConnections: maximumConnections, label: label)
+        let carriesTLS = sockets.supportsTLS
+        self.init(plain: sockets, plainCarriesTLS: carriesTLS) {
+            notice.fellBack()
+            return URLSessionTransport(maximumConnections: maximumConnections, label: label)
         }
     }
 
@@ -40,7 +58,8 @@ final class RoutingTransport: HTTPTransport {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        if request.url.scheme?.lowercased() == "http" {
+        let scheme = request.url.scheme?.lowercased()
+        if scheme == "http" || (scheme == "https" && self.plainCarriesTLS) {
             return self.plain.send(request, completion: completion)
         }
         // Created under the lock so two first requests share one session; creating it calls no user code.
@@ -65,6 +84,59 @@ final class RoutingTransport: HTTPTransport {
         }
         self.plain.invalidate()
         secure?.invalidate()
+    }
+
+    /// Where `https` goes can relax validation: the sockets with OpenSSL, or URLSession on Apple platforms.
+    var canRelaxCertificateValidation: Bool {
+        self.plainCarriesTLS
+            ? self.plain.canRelaxCertificateValidation : URLSessionTransport.canRelaxCertificateValidation
+    }
+}
+
+/// Says once per process, in the log, that `https` requests go through URLSession because OpenSSL could not be
+/// loaded. On Apple platforms URLSession is the design, not a fallback, so nothing is said there.
+final class TLSFallbackNotice: Sendable {
+    /// The process's notice, used by every client's lanes.
+    static let shared = TLSFallbackNotice { reason in
+        PNLog(
+            .PNLogConnectionLayerErrorLevel,
+            nil,
+            "OpenSSL is not usable (\(reason)); https requests go through URLSession, which cannot use "
+                + "anchorCertificatesFile, pinnedPublicKeyHashes or reduceSecurityLevelOnError on Linux"
+        )
+    }
+
+    private let told = Locked(false)
+    private let reason: @Sendable () -> String?
+    private let log: @Sendable (String) -> Void
+
+    /// - Parameters:
+    ///   - reason: Why OpenSSL is not used; nil when there is nothing to say (not Linux).
+    ///   - log: Writes the notice.
+    init(
+        reason: @escaping @Sendable () -> String? = TLSFallbackNotice.loadFailure,
+        log: @escaping @Sendable (String) -> Void
+    ) {
+        self.reason = reason
+        self.log = log
+    }
+
+    /// Why `OpenSSL.shared` did not load, on Linux; nil elsewhere or when it loaded.
+    static let loadFailure: @Sendable () -> String? = {
+        #if os(Linux)
+        if case .failure(let failure) = OpenSSL.shared { return failure.reason }
+        #endif
+        return nil
+    }
+
+    /// A lane started using URLSession for `https`: logs the reason the first time in the process.
+    func fellBack() {
+        guard let reason = self.reason() else { return }
+        let first = self.told.withLock { told -> Bool in
+            defer { told = true }
+            return !told
+        }
+        if first { self.log(reason) }
     }
 }
 

@@ -53,11 +53,23 @@ final class URLSessionTransport: HTTPTransport {
         #endif
     }
 
+    /// Instance spelling of `canRelaxCertificateValidation` for `HTTPTransport`.
+    var canRelaxCertificateValidation: Bool { Self.canRelaxCertificateValidation }
+
     @discardableResult
     func send(
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
+        if request.url.scheme?.lowercased() == "https" && !request.trust.isSystemDefault {
+            // Fail closed: a pin or a private trust store this transport ignored would be a silent downgrade.
+            let failure = SocketFailure.tlsSetupFailed(
+                "anchorCertificatesFile and pinnedPublicKeyHashes need the package's own TLS (OpenSSL on Linux); "
+                    + "URLSession cannot enforce them"
+            )
+            DispatchQueue.global().async { completion(.failure(failure)) }
+            return SessionTask(task: nil)
+        }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = request.timeout

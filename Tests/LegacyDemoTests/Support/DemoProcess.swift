@@ -25,15 +25,29 @@ final class DemoProcess: @unchecked Sendable {
             .appendingPathComponent(".build/debug/LegacyDemo")
     }
 
-    /// Starts `LegacyDemo arguments…`, with `input` as its whole standard input (then end of file) when given, else
-    /// an empty one. Throws when the binary is missing or cannot be started.
-    init(_ arguments: [String], input: String? = nil) throws {
-        let binary = Self.binary
+    /// The package root, for scripts the tests run.
+    static var packageRoot: URL {
+        Self.binary.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Starts `LegacyDemo arguments…` (or `executable arguments…`) with `environment` added to this process's, and
+    /// `input` as its whole standard input (then end of file) when given, else an empty one. Throws when the binary
+    /// is missing or cannot be started.
+    init(
+        _ arguments: [String],
+        input: String? = nil,
+        executable: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws {
+        let binary = executable ?? Self.binary
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw DemoProcessError.missingBinary(binary.path)
         }
         self.process.executableURL = binary
         self.process.arguments = arguments
+        if !environment.isEmpty {
+            self.process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         let err = Pipe()
         self.process.standardOutput = out

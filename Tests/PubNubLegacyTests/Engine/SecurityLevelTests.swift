@@ -66,7 +66,8 @@ import Testing
         #expect(!old.restartsSecurityLadder(toApply: timeout))
         for change: (inout ClientSettings) -> Void in [
             { $0.origin = "other.origin" }, { $0.secure = false }, { $0.reduceSecurityLevelOnError = true },
-            { $0.ignoreSecureConnectionRequirement = true },
+            { $0.ignoreSecureConnectionRequirement = true }, { $0.trust.anchorCertificatesFile = "ca.pem" },
+            { $0.trust.pinnedKeyDigests = [SHA256.hash("key")] },
         ] {
             var new = old
             change(&new)

@@ -24,7 +24,9 @@ typealias Row = MatrixRow
 /// against an in-process LocalOrigin or, where LocalOrigin cannot produce the event (a refused request, a network loss,
 /// a hung handshake), against the in-memory transport; each checked on all four channels at once.
 @Suite struct EventMatrixTests {
-    @Test(arguments: Self.connectionCases + Self.channelCases + Self.requestCases + Self.preflightCases)
+    static let allCases = Self.connectionCases + Self.channelCases + Self.requestCases + Self.preflightCases
+
+    @Test(arguments: Self.allCases)
     func everyListedChannelGetsTheEventOnceInOrderWithTheSamePayload(_ matrixCase: MatrixCase) async throws {
         let harness = try MatrixHarness(matrixCase.origin)
         defer { harness.stop() }
@@ -32,6 +34,22 @@ typealias Row = MatrixRow
         let start = harness.mark
         try await matrixCase.trigger(harness)
         try await harness.check(matrixCase.rows, from: start, ignoring: matrixCase.ignoring)
+    }
+
+    /// Every case that runs against a LocalOrigin, again over TLS: connect, subscribe, presence, publish, history,
+    /// here-now, time, push … through a TLS terminator whose certificate a CA made at test time signed, on the
+    /// socket transport's TLS (Linux, OpenSSL), with verification on and the test CA as the trust anchor.
+    @Test(.enabled(if: OpenSSLTests.loaded), arguments: Self.allCases.filter { $0.origin == .local })
+    func overTLSEveryListedChannelGetsTheEventOnceInOrderWithTheSamePayload(_ matrixCase: MatrixCase) async throws {
+        let harness = try await MatrixHarness.start(.tls)
+        defer { harness.stop() }
+        try await matrixCase.setup(harness)
+        let start = harness.mark
+        try await matrixCase.trigger(harness)
+        try await harness.check(matrixCase.rows, from: start, ignoring: matrixCase.ignoring)
+        // Every request of the case went over TLS: the terminator saw TLS connections only.
+        #expect(harness.tls?.proxy.connections.allSatisfy { $0 == .tls } == true)
+        #expect(harness.traffic.requests.allSatisfy { $0.failure == nil || $0.failure == .cancelled })
     }
 
     // MARK: - Connection

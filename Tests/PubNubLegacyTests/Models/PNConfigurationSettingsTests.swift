@@ -54,11 +54,57 @@ import Testing
             { $0.reduceSecurityLevelOnError = true }, { $0.autoReconnectClient = false },
             { $0.acceptCompressedResponse = false }, { $0.useSecureConnection = false },
             { $0.maximumResponseBodySize = 4_096 },
+            { $0.anchorCertificatesFile = "ca.pem" }, { $0.pinnedPublicKeyHashes = [Self.pin] },
         ]
         for change in changes {
             let changed = base.copy()
             change(changed)
             #expect(changed != base)
         }
+    }
+
+    /// A well-formed pin: base64 of 32 bytes.
+    static let pin = Base64.encode(SHA256.hash("a public key"))
+
+    @Test func trustAnchorsAndPinsAreStoredAndReachTheEngineAsDigests() throws {
+        let configuration = PNConfiguration.defaultConfiguration()
+        #expect(configuration.anchorCertificatesFile == nil)
+        #expect(configuration.pinnedPublicKeyHashes.isEmpty)
+        configuration.anchorCertificatesFile = "certs/ca.pem"
+        configuration.pinnedPublicKeyHashes = [Self.pin, "sha256/" + Base64.encode(SHA256.hash("backup key"))]
+        #expect(configuration.anchorCertificatesFile == "certs/ca.pem")
+        #expect(configuration.copy().pinnedPublicKeyHashes == configuration.pinnedPublicKeyHashes)
+        let settings = ClientSettings(configuration: configuration)
+        #expect(settings.trust.anchorCertificatesFile == "certs/ca.pem")
+        #expect(settings.trust.pinnedKeyDigests == [SHA256.hash("a public key"), SHA256.hash("backup key")])
+        // Only `https` requests carry them.
+        let secure = try #require(Endpoint.time.request(in: settings.endpointContext(uuid: "u"), timeout: 5))
+        #expect(secure.trust == settings.trust)
+        let plain = try #require(
+            Endpoint.time.request(in: settings.endpointContext(uuid: "u", security: .plain), timeout: 5)
+        )
+        #expect(plain.trust.isSystemDefault)
+    }
+
+    @Test(arguments: [
+        "not base64!", "", "sha256/", Base64.encode(Array(repeating: 7, count: 31)),
+        Base64.encode(Array(repeating: 7, count: 33)), "sha1/" + Base64.encode(Array(repeating: 7, count: 32)),
+    ])
+    func aPinThatIsNotABase64SHA256MakesTheConfigurationInvalid(_ pin: String) throws {
+        let configuration = PNConfiguration.defaultConfiguration()
+        configuration.pinnedPublicKeyHashes = [Self.pin, pin]
+        let error = try #require(configuration.validationError())
+        #expect(error.code == kPNClientConfigurationError)
+        #expect(error.localizedFailureReason.contains("pinnedPublicKeyHashes: '\(pin)'"))
+        configuration.pinnedPublicKeyHashes = [Self.pin]
+        #expect(configuration.isValid())
+    }
+
+    @Test func anEmptyAnchorsPathMakesTheConfigurationInvalid() throws {
+        let configuration = PNConfiguration.defaultConfiguration()
+        configuration.anchorCertificatesFile = ""
+        #expect(try #require(configuration.validationError()).localizedFailureReason.contains("anchorCertificatesFile"))
+        configuration.anchorCertificatesFile = nil
+        #expect(configuration.isValid())
     }
 }

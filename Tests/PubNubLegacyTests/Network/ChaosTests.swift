@@ -63,22 +63,64 @@ import Testing
     }
 
     @Test func messagesSentThroughRandomFaultsArriveExactlyOnceInOrder() async throws {
+        try await Self.run(secure: false)
+    }
+
+    /// The same chaos with both clients speaking TLS (the socket transport's OpenSSL) to a TLS terminator in front of
+    /// the faulted origin: every fault reaches the clients through TLS connections (a cut response is a TLS stream
+    /// that ends, a refused origin a TLS connection closed after its handshake).
+    @Test(.enabled(if: OpenSSLTests.loaded)) func overTLSMessagesSentThroughRandomFaultsArriveExactlyOnceInOrder()
+        async throws
+    {
+        try await Self.run(secure: true)
+    }
+
+    static func run(secure: Bool) async throws {
         let environment = ProcessInfo.processInfo.environment
         let seconds = environment["CHAOS_SECONDS"].flatMap(Double.init) ?? 30
         let seed = environment["CHAOS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
         var generator = SplitMix64(seed: seed)
-        let context = "chaos seed \(seed) (rerun with CHAOS_SEED=\(seed))"
+        let context = "\(secure ? "TLS " : "")chaos seed \(seed) (rerun with CHAOS_SEED=\(seed))"
 
         var configuration = LocalOrigin.Configuration()
         configuration.longPollTimeout = 4
         configuration.requestLogLimit = 100_000
         let origin = try LocalOrigin.start(configuration)
         defer { origin.stop() }
+        var tls: (proxy: TLSProxy, authority: TestCertificateAuthority)?
+        if secure {
+            let authority = try TestCertificateAuthority()
+            do {
+                let proxy = try await TLSProxy.start(forwardingTo: origin.port, identity: try authority.issue("origin"))
+                tls = (proxy, authority)
+            } catch {
+                authority.remove()
+                throw error
+            }
+        }
+        defer {
+            tls?.proxy.stop()
+            tls?.authority.remove()
+        }
         let channels = (0..<Self.channelCount).map {
             PNChannel.channelWithName(LocalOriginClientTests.unique("chaos\($0)"))
         }
-        let alice = ChaosParticipant(name: "alice", origin: origin, channels: channels, probeInterval: 0.5, idle: 6)
-        let bob = ChaosParticipant(name: "bob", origin: origin, channels: channels, probeInterval: 0.5, idle: 6)
+        let alice = ChaosParticipant(
+            name: "alice",
+            origin: origin,
+            channels: channels,
+            probeInterval: 0.5,
+            idle: 6,
+            tls: tls
+        )
+        let bob = ChaosParticipant(
+            name: "bob",
+            origin: origin,
+            channels: channels,
+            probeInterval: 0.5,
+            idle: 6,
+            tls: tls
+        )
         defer {
             alice.stop()
             bob.stop()
@@ -142,6 +184,10 @@ import Testing
         }
         Self.verify(receiver: alice, sender: bob, report(), publishedCount)
         Self.verify(receiver: bob, sender: alice, report(), publishedCount)
+        if let proxy = tls?.proxy {
+            // Every connection the clients made was TLS (none refused, none plain).
+            #expect(proxy.connections.allSatisfy { $0 == .tls }, "\(report()); \(proxy.connections)")
+        }
     }
 
     // MARK: - Verdict

@@ -11,9 +11,12 @@ import FoundationNetworking
 
 /// The TLS fallback ladder (docs/BEHAVIOR.md §2.8, docs/DESIGN.md A12; S-11, S-12, S-13) over real sockets. A client
 /// with `useSecureConnection` speaks TLS to a LocalOrigin, which only speaks plain HTTP: the handshake fails ("wrong
-/// version number" from libcurl). The LocalOrigin answers the ClientHello bytes as a framing error (400, then
-/// close) without handing anything to the origin, so its request log and request counter stay empty until a plain
-/// request arrives. S-11 puts a TLS proxy with a self-signed certificate in front of the origin.
+/// version number" from OpenSSL). The LocalOrigin answers the ClientHello bytes as a framing error (400, then close)
+/// without handing anything to the origin, so its request log and request counter stay empty until a plain request
+/// arrives. S-11 puts a TLS terminator with a self-signed certificate in front of the origin.
+///
+/// Where the client's TLS can skip validation (the socket transport's OpenSSL on Linux, URLSession on Apple
+/// platforms) the relaxed rung is tried; URLSession on Linux (no OpenSSL) cannot, and skips it.
 @Suite struct TLSFallbackTests {
     /// The TLS codes as Apple platforms number them (FoundationNetworking's `NSURLError…` constants are one lower).
     static let handshakeFailed = URLError.Code.secureConnectionFailed.rawValue
@@ -148,8 +151,7 @@ import FoundationNetworking
 
     @Test func reducedValidationAloneCannotRescueAHandshakeWithAPlainHTTPPort() async throws {
         // The relaxed rung only accepts any certificate; a port that does not speak TLS fails the handshake at that
-        // rung too, on every platform (Linux does not even try it: FoundationNetworking cannot relax validation).
-        // So the failure is reported exactly as with both flags NO, and nothing plain is sent.
+        // rung too. So the failure is reported exactly as with both flags NO, and nothing plain is sent.
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
         let harness = Harness(origin: origin.address) { $0.reduceSecurityLevelOnError = true }
@@ -169,6 +171,10 @@ import FoundationNetworking
         defer { origin.stop() }
         let harness = Harness(origin: origin.address) { $0.ignoreSecureConnectionRequirement = true }
         defer { harness.stop() }
+        // The test counts the origin's requests: the reachability probe (every 10 s once connected) would add one
+        // when a loaded machine stretches the test past 10 s.
+        let engine = harness.client.engine
+        engine.queue.sync { engine.probeInterval = 3_600 }
         try await harness.connect()
         #expect(harness.client.isConnected())
         let plainRequests = origin.counters.requests
@@ -181,24 +187,63 @@ import FoundationNetworking
         #expect(origin.counters.requests == plainRequests)
     }
 
+    @Test func theRelaxedRungIsTriedAndAHandshakeThatNeverCompletesIsReportedThenOrFallsBackToPlain() async throws {
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let proxy = try await TLSProxy.start(forwardingTo: origin.port, mode: .cutHandshake)
+        defer { proxy.stop() }
+        let reduced = Harness(origin: proxy.address) { $0.reduceSecurityLevelOnError = true }
+        defer { reduced.stop() }
+        let canRelax = reduced.client.engine.queue.sync { reduced.client.engine.canRelaxCertificateValidation }
+        #if os(Linux)
+        #expect(canRelax == OpenSSLTests.loaded)
+        #endif
+        try await reduced.connect()
+        let error = try reduced.connectionError()
+        Self.expectTLSFailure(error, code: Self.handshakeFailed)
+        #expect(reduced.entries == reduced.failedConnect(error))
+        // Strict, then relaxed where the transport can relax: each handshake cut; nothing plain.
+        try await SocketTransportTests.waitUntil { proxy.connections.count >= (canRelax ? 2 : 1) }
+        #expect(proxy.connections == Array(repeating: .tlsCut, count: canRelax ? 2 : 1))
+        #expect(origin.counters.requests == 0)
+
+        // Both steps allowed: the last rung is plain HTTP on the same port, with the events of a normal connect.
+        let both = Harness(origin: proxy.address) {
+            $0.reduceSecurityLevelOnError = true
+            $0.ignoreSecureConnectionRequirement = true
+        }
+        defer { both.stop() }
+        try await both.connect()
+        #expect(both.entries == both.normalConnect)
+        try await proxy.waitForConnection(.plain)
+        #expect(proxy.connections.filter { $0 == .tlsCut }.count == (canRelax ? 4 : 2))
+    }
+
     // MARK: - A self-signed certificate (S-11)
 
-    @Test func s11ASelfSignedCertificateIsRefusedOnLinuxAndAcceptedWhereValidationCanBeRelaxed() async throws {
+    @Test func s11ASelfSignedCertificateIsAcceptedOverTLSWhereValidationCanBeRelaxed() async throws {
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
         let proxy = try await TLSProxy.start(forwardingTo: origin.port)
         defer { proxy.stop() }
         let harness = Harness(origin: proxy.address) { $0.reduceSecurityLevelOnError = true }
         defer { harness.stop() }
-        try await harness.connect()
+        let canRelax = harness.client.engine.queue.sync { harness.client.engine.canRelaxCertificateValidation }
         #if os(Linux)
-        // FoundationNetworking cannot relax validation (no server-trust challenge), so the setting has no effect.
-        #expect(!URLSessionTransport.canRelaxCertificateValidation)
+        // The socket transport's OpenSSL can relax validation; only URLSession on Linux (no OpenSSL) cannot.
+        #expect(canRelax == OpenSSLTests.loaded)
         #endif
-        if URLSessionTransport.canRelaxCertificateValidation {
-            // Apple platforms: the relaxed rung accepts the certificate; S-03 events, still TLS.
+        try await harness.connect()
+        if canRelax {
+            // The strict handshake refused the certificate, the relaxed one accepted it: S-03 events, still TLS,
+            // and traffic flows at that level.
             #expect(harness.entries == harness.normalConnect)
+            try await proxy.waitForConnection(.tlsRejected)
             try await proxy.waitForConnection(.tls)
+            harness.client.requestServerTimeTokenWithCompletionBlock(harness.four.timeBlock)
+            let time = try await harness.sink.next(.sink, "didReceiveTimeToken", within: 10)
+            #expect(time.value != nil)
+            #expect(origin.requestLog.map(\.target).contains { $0.hasPrefix("/time/0") })
         } else {
             let error = try harness.connectionError()
             Self.expectTLSFailure(error, code: Self.certificateUntrusted)

@@ -39,12 +39,22 @@ final class ChaosParticipant: ClientEventSink, @unchecked Sendable {
     private let connectionLog = Locked<[String]>([])
 
     /// A client on `origin` (plain HTTP, probes every `probeInterval` s, long-poll idle limit `idle` s) that
-    /// reports to this participant. Not connected yet.
-    init(name: String, origin: LocalOrigin, channels: [PNChannel], probeInterval: TimeInterval, idle: TimeInterval) {
+    /// reports to this participant — or, with `tls`, on that terminator in front of the origin, over TLS, trusting
+    /// its CA. Not connected yet.
+    init(
+        name: String,
+        origin: LocalOrigin,
+        channels: [PNChannel],
+        probeInterval: TimeInterval,
+        idle: TimeInterval,
+        tls: (proxy: TLSProxy, authority: TestCertificateAuthority)? = nil
+    ) {
         self.name = name
         self.channels = channels
         self.nextSeq = Locked(Array(repeating: 0, count: channels.count))
-        let configuration = PNConfiguration.testing(origin: origin.address)
+        let configuration =
+            tls.map { MatrixHarness.secureConfiguration(proxy: $0.proxy, authority: $0.authority) }
+            ?? PNConfiguration.testing(origin: origin.address)
         configuration.subscribeMaximumIdleTime = idle
         configuration.deliveryQueue = DispatchQueue(label: "chaos-\(name)")
         self.client = PubNub(configuration: configuration, delegate: nil, eventSinks: [])

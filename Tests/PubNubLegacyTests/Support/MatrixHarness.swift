@@ -42,8 +42,11 @@ struct FakeAnswer: Sendable {
 final class MatrixHarness: @unchecked Sendable {
     // @unchecked: `failing`, `garbled`, `held` and `answers` are `Locked` boxes, `peers` is changed only by the test's task; everything else is set in `init` and never changed.
 
-    enum Origin: Sendable {
+    enum Origin: Sendable, Equatable {
         case local
+        /// A LocalOrigin behind a TLS terminator whose certificate a CA made at test time signed; the client trusts
+        /// that CA (`anchorCertificatesFile`) and speaks TLS over the socket transport. Made by `start(_:)`.
+        case tls
         case fake
         /// A fake-transport client that was never given a configuration.
         case unconfigured
@@ -54,6 +57,8 @@ final class MatrixHarness: @unchecked Sendable {
     let center: PNObservationCenter
     let origin: LocalOrigin?
     let transport: FakeTransport?
+    /// The terminator and its CA, for `.tls`.
+    let tls: (proxy: TLSProxy, authority: TestCertificateAuthority)?
     /// The client's requests as sent, on a LocalOrigin (the fake transport keeps its own list).
     let traffic = TrafficLog()
     let channel = PNChannel.channelWithName("matrix-\(UUID().uuidString.prefix(8))")
@@ -67,14 +72,61 @@ final class MatrixHarness: @unchecked Sendable {
     let answers = Locked<[String: FakeAnswer]>([:])
     private var peers: [PubNub] = []
 
+    /// A harness of any kind; `.tls` starts its CA and terminator first.
+    static func start(_ kind: Origin, configure: (PNConfiguration) -> Void = { _ in }) async throws -> MatrixHarness {
+        guard kind == .tls else { return try MatrixHarness(kind, configure: configure) }
+        let authority = try TestCertificateAuthority()
+        do {
+            let identity = try authority.issue("origin")
+            let origin = try LocalOrigin.start()
+            do {
+                let proxy = try await TLSProxy.start(forwardingTo: origin.port, identity: identity)
+                return try MatrixHarness(kind, configure: configure, tls: (origin, proxy, authority))
+            } catch {
+                origin.stop()
+                throw error
+            }
+        } catch {
+            authority.remove()
+            throw error
+        }
+    }
+
+    /// The configuration of a client (or peer) of a `.tls` harness: TLS to the terminator, trusting the test CA.
+    static func secureConfiguration(proxy: TLSProxy, authority: TestCertificateAuthority) -> PNConfiguration {
+        let configuration = PNConfiguration.testing(origin: proxy.address)
+        configuration.useSecureConnection = true
+        configuration.anchorCertificatesFile = authority.caFile.path
+        return configuration
+    }
+
     /// - Parameter configure: adjusts the client's configuration before the client is made (not for
     ///   `.unconfigured`).
-    init(_ kind: Origin, configure: (PNConfiguration) -> Void = { _ in }) throws {
+    init(
+        _ kind: Origin,
+        configure: (PNConfiguration) -> Void = { _ in },
+        tls: (origin: LocalOrigin, proxy: TLSProxy, authority: TestCertificateAuthority)? = nil
+    ) throws {
         let failing = self.failing
         let garbled = self.garbled
         let held = self.held
         let answers = self.answers
+        self.tls = tls.map { ($0.proxy, $0.authority) }
         switch kind {
+        case .tls:
+            guard let tls else { preconditionFailure("a .tls harness is made by MatrixHarness.start(_:)") }
+            self.origin = tls.origin
+            self.transport = nil
+            let configuration = Self.secureConfiguration(proxy: tls.proxy, authority: tls.authority)
+            configure(configuration)
+            let lanes = TapTransport.lanes(log: self.traffic, secure: true)
+            self.client = PubNub(
+                configuration: configuration,
+                delegate: nil,
+                eventSinks: [],
+                serviceLane: lanes.service,
+                longPollLane: lanes.longPoll
+            )
         case .local:
             let origin = try LocalOrigin.start()
             self.origin = origin
@@ -139,7 +191,9 @@ final class MatrixHarness: @unchecked Sendable {
         self.recorder.stop()
         for peer in self.peers { peer.disconnect() }
         self.client.disconnect()
+        self.tls?.proxy.stop()
         self.origin?.stop()
+        self.tls?.authority.remove()
     }
 
     /// The number of entries so far: the start of the next check's window.
@@ -202,10 +256,12 @@ final class MatrixHarness: @unchecked Sendable {
         try await self.waitFor(.delegate, "didDisconnectWithError", from: start)
     }
 
-    /// A second, plain client on the same LocalOrigin (no listeners), stopped with the harness.
+    /// A second client on the same LocalOrigin (no listeners; over TLS too for `.tls`), stopped with the harness.
     func peer(uuid: String) async throws -> PubNub {
         let origin = try #require(self.origin)
-        let configuration = PNConfiguration.testing(origin: origin.address)
+        let configuration =
+            self.tls.map { Self.secureConfiguration(proxy: $0.proxy, authority: $0.authority) }
+            ?? PNConfiguration.testing(origin: origin.address)
         let peer = PubNub(configuration: configuration)
         peer.setClientIdentifier(uuid)
         self.peers.append(peer)

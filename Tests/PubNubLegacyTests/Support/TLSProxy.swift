@@ -2,32 +2,49 @@ import Foundation
 
 @testable import PubNubLegacy
 
-/// A TLS-terminating proxy in front of a LocalOrigin, for the self-signed-certificate scenario (S-11): `python3`'s
-/// `ssl` module serving a certificate for `CN=localhost` that `openssl req -x509` makes in a fresh temporary
-/// folder. One port takes TLS and plain HTTP alike (the proxy peeks at the first byte: 0x16 opens a TLS
-/// handshake) and forwards both to the origin, printing one line per connection: `tls`, `tls-rejected` (the
-/// handshake failed, e.g. the client refused the certificate) or `plain`. The test that starts it calls `stop()`,
-/// which ends the process and deletes the folder; should the test process die first, the proxy sees its stdin
-/// close and does both itself.
+/// A TLS terminator in front of a LocalOrigin: `Scripts/tls_terminator.py serve` (Python's `ssl` module) with a
+/// certificate made at test time — by default a self-signed one for `CN=localhost` (S-11), or any identity a
+/// `TestCertificateAuthority` issued. One port takes TLS and plain HTTP alike (the terminator peeks at the first byte:
+/// 0x16 opens a TLS handshake) and relays both to the origin, printing one line per connection: `tls`,
+/// `tls-rejected` (the handshake failed, e.g. the client refused the certificate), `tls-cut` (`.cutHandshake`: the
+/// terminator closed the connection inside the handshake) or `plain`. The test that starts it calls `stop()`, which
+/// ends the process and deletes any folder the proxy made; should the test process die first, the terminator sees
+/// its stdin close and does both itself.
 final class TLSProxy: @unchecked Sendable {
-    // @unchecked: `process` and `folder` are set in `init` and only queried after; the output is a `Locked` box.
+    // @unchecked: `process` and `authority` are set in `init` and only queried after; the output is a `Locked` box.
 
-    /// What each connection turned out to be, in accept order (as printed by the proxy).
+    /// What each connection turned out to be, in accept order (as printed by the terminator).
     enum Connection: String, Sendable {
         case tls
         case tlsRejected = "tls-rejected"
+        case tlsCut = "tls-cut"
         case plain
     }
 
-    private let process = Process()
-    /// The proxy's stdin: closing it ends the proxy (it also ends, and deletes its folder, when this process dies).
-    private let input = Pipe()
-    private let folder: URL
+    /// What the terminator does with a TLS connection.
+    enum Mode: String, Sendable {
+        /// Completes the handshake and relays to the origin.
+        case relay
+        /// Reads the start of the ClientHello and closes the connection.
+        case cutHandshake = "cut-handshake"
+    }
+
+    private let process: ChildProcess
+    /// The write end of the terminator's stdin: closing it ends the terminator (it also ends when this process
+    /// dies).
+    private let input: Locked<Int32>
+    /// The authority the proxy made for itself (the default self-signed certificate), removed by `stop()`.
+    private let ownAuthority: TestCertificateAuthority?
     private let lines = Locked<[String]>([])
 
-    /// Starts the proxy toward `127.0.0.1:originPort` and waits (10 s) until it listens.
-    static func start(forwardingTo originPort: UInt16) async throws -> TLSProxy {
-        let proxy = try TLSProxy(originPort: originPort)
+    /// Starts the terminator toward `127.0.0.1:originPort`, serving `identity` (nil: a self-signed certificate for
+    /// `CN=localhost`), and waits (10 s) until it listens.
+    static func start(
+        forwardingTo originPort: UInt16,
+        identity: TestCertificateAuthority.Identity? = nil,
+        mode: Mode = .relay
+    ) async throws -> TLSProxy {
+        let proxy = try TLSProxy(originPort: originPort, identity: identity, mode: mode)
         let deadline = Date().addingTimeInterval(10)
         while proxy.port == nil {
             guard proxy.process.isRunning, Date() < deadline else {
@@ -39,48 +56,73 @@ final class TLSProxy: @unchecked Sendable {
         return proxy
     }
 
-    private init(originPort: UInt16) throws {
-        self.folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("pubnub-tls-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
-        let certificate = self.folder.appendingPathComponent("cert.pem")
-        let key = self.folder.appendingPathComponent("key.pem")
-        let script = self.folder.appendingPathComponent("proxy.py")
+    private init(originPort: UInt16, identity: TestCertificateAuthority.Identity?, mode: Mode) throws {
+        let served: TestCertificateAuthority.Identity
+        if let identity {
+            served = identity
+            self.ownAuthority = nil
+        } else {
+            let authority = try TestCertificateAuthority()
+            self.ownAuthority = authority
+            do {
+                served = try authority.issue("localhost", san: "DNS:localhost", selfSigned: true)
+            } catch {
+                authority.remove()
+                throw error
+            }
+        }
+        var arguments = [
+            "python3", "-u", TestCertificateAuthority.script.path, "serve", "--upstream", String(originPort),
+            "--cert", served.certificate.path, "--key", served.key.path, "--mode", mode.rawValue, "--lifeline",
+        ]
+        if let folder = self.ownAuthority?.folder { arguments += ["--cleanup", folder.path] }
+        var inputPipe: [Int32] = [-1, -1]
+        var outputPipe: [Int32] = [-1, -1]
+        guard ChildProcess.makePipe(&inputPipe) else {
+            self.ownAuthority?.remove()
+            throw ChildProcessError(command: "pipe", code: errno)
+        }
+        guard ChildProcess.makePipe(&outputPipe) else {
+            close(inputPipe[0])
+            close(inputPipe[1])
+            self.ownAuthority?.remove()
+            throw ChildProcessError(command: "pipe", code: errno)
+        }
         do {
-            let openssl = try Self.run([
-                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                "-keyout", key.path, "-out", certificate.path, "-days", "2", "-subj", "/CN=localhost",
-            ])
-            guard openssl == 0 else { throw TLSProxyError.openssl(openssl) }
-            try Data(Self.script.utf8).write(to: script)
-            self.process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            self.process.arguments = ["python3", "-u", script.path, certificate.path, key.path, String(originPort)]
-            let stdout = Pipe()
-            self.process.standardInput = self.input
-            self.process.standardOutput = stdout
-            self.process.standardError = FileHandle.nullDevice
-            try self.process.run()
-            let lines = self.lines
-            Thread.detachNewThread {
-                var pending = Data()
-                while true {
-                    let chunk = stdout.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    pending.append(chunk)
-                    while let newline = pending.firstIndex(of: 0x0A) {
-                        let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                        pending.removeSubrange(pending.startIndex...newline)
-                        lines.withLock { $0.append(line) }
-                    }
+            self.process = try ChildProcess(
+                arguments,
+                stdin: .descriptor(inputPipe[0]),
+                stdout: .descriptor(outputPipe[1])
+            )
+        } catch {
+            for fd in inputPipe + outputPipe { close(fd) }
+            self.ownAuthority?.remove()
+            throw error
+        }
+        close(inputPipe[0])
+        close(outputPipe[1])
+        self.input = Locked(inputPipe[1])
+        let output = outputPipe[0]
+        let lines = self.lines
+        Thread.detachNewThread {
+            var pending = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(output, &buffer, buffer.count)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                pending.append(contentsOf: buffer[0..<count])
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...newline)
+                    lines.withLock { $0.append(line) }
                 }
             }
-        } catch {
-            try? FileManager.default.removeItem(at: self.folder)
-            throw error
+            close(output)
         }
     }
 
-    /// The port the proxy listens on (127.0.0.1), nil until it printed it.
+    /// The port the terminator listens on (127.0.0.1), nil until it printed it.
     var port: UInt16? {
         self.lines.current.first { $0.hasPrefix("listening ") }.flatMap { UInt16($0.dropFirst(10)) }
     }
@@ -88,13 +130,14 @@ final class TLSProxy: @unchecked Sendable {
     /// `127.0.0.1:PORT`.
     var address: String { "127.0.0.1:\(self.port ?? 0)" }
 
-    /// The connections the proxy accepted so far.
+    /// The connections the terminator accepted so far.
     var connections: [Connection] {
         self.lines.current.compactMap(Connection.init(rawValue:))
     }
 
-    /// Waits (up to `seconds`) until the proxy reported a connection of `kind`; the proxy prints its line on its own
-    /// schedule, e.g. a refused handshake only once the client's alert arrived, which may be after the client moved on.
+    /// Waits (up to `seconds`) until the terminator reported a connection of `kind`; it prints its line on its own
+    /// schedule, e.g. a refused handshake only once the client's alert arrived, which may be after the client moved
+    /// on.
     func waitForConnection(_ kind: Connection, within seconds: Double = 10) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while !self.connections.contains(kind) {
@@ -105,107 +148,39 @@ final class TLSProxy: @unchecked Sendable {
         }
     }
 
+    /// Closes the terminator's stdin (once).
+    private func closeInput() {
+        self.input.withLock { fd in
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+    }
+
     /// Ends the process (closing its stdin; SIGKILL if it still runs 5 s later), waits for it and deletes the
-    /// temporary folder.
+    /// folder the proxy made.
     func stop() {
-        try? self.input.fileHandleForWriting.close()
+        self.closeInput()
         let deadline = Date().addingTimeInterval(5)
         while self.process.isRunning, Date() < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
         if self.process.isRunning {
-            kill(self.process.processIdentifier, SIGKILL)
+            self.process.send(SIGKILL)
             self.process.waitUntilExit()
         }
-        try? FileManager.default.removeItem(at: self.folder)
+        self.ownAuthority?.remove()
     }
-
-    /// Runs a tool found on `PATH` to its end, output discarded; returns its exit status.
-    private static func run(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    /// The proxy: one thread per connection; `select` relays both ways so one thread owns each TLS socket.
-    private static let script = """
-        import os, select, shutil, socket, ssl, sys, threading
-
-        certificate, key, upstream = sys.argv[1], sys.argv[2], int(sys.argv[3])
-
-        def end_with_parent():
-            # stdin closes when the test stops the proxy, or when the test process dies: clean up and exit.
-            sys.stdin.buffer.read()
-            shutil.rmtree(os.path.dirname(os.path.abspath(__file__)), ignore_errors=True)
-            os._exit(0)
-
-        threading.Thread(target=end_with_parent, daemon=True).start()
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(certificate, key)
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(64)
-        print("listening", listener.getsockname()[1], flush=True)
-
-        def relay(client, origin):
-            peers = {client: origin, origin: client}
-            while True:
-                if isinstance(client, ssl.SSLSocket) and client.pending():
-                    ready = [client]
-                else:
-                    ready, _, _ = select.select(list(peers), [], [])
-                for sock in ready:
-                    data = sock.recv(65536)
-                    if not data:
-                        return
-                    peers[sock].sendall(data)
-
-        def serve(client):
-            origin = None
-            try:
-                first = client.recv(1, socket.MSG_PEEK)
-                if not first:
-                    return
-                if first[0] == 0x16:
-                    try:
-                        client = context.wrap_socket(client, server_side=True)
-                    except (ssl.SSLError, OSError):
-                        print("tls-rejected", flush=True)
-                        return
-                    print("tls", flush=True)
-                else:
-                    print("plain", flush=True)
-                origin = socket.create_connection(("127.0.0.1", upstream))
-                relay(client, origin)
-            except OSError:
-                pass
-            finally:
-                for sock in (client, origin):
-                    if sock is not None:
-                        sock.close()
-
-        while True:
-            connection, _ = listener.accept()
-            threading.Thread(target=serve, args=(connection,), daemon=True).start()
-        """
 }
 
-/// Why the proxy could not start.
+/// Why the terminator could not start.
 enum TLSProxyError: Error, CustomStringConvertible {
-    case openssl(Int32)
     case notListening([String])
     case noConnection(String, [String])
 
     var description: String {
         switch self {
-        case .openssl(let status): return "openssl req -x509 exited with \(status)"
-        case .notListening(let lines): return "the proxy did not start listening; it printed \(lines)"
-        case .noConnection(let kind, let lines): return "the proxy saw no \(kind) connection; it printed \(lines)"
+        case .notListening(let lines): return "the TLS terminator did not start listening; it printed \(lines)"
+        case .noConnection(let kind, let lines): return "the terminator saw no \(kind) connection; it printed \(lines)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalOrigin
 import Testing
 
 @testable import PubNubLegacy
@@ -56,5 +57,38 @@ import Testing
         #expect(String(decoding: answer.body, as: UTF8.self) == "via sockets")
         // libcurl would not announce the protocol version header this way; the socket transport's head has it.
         #expect(server.requests.first?.head.contains("Accept-Encoding: identity") == true)
+    }
+
+    @Test func aSocketTransportThatSpeaksTLSCarriesHTTPSAndNoSessionIsMade() async throws {
+        let plain = FakeTransport { _ in .respond(200, "sockets") }
+        let routing = RoutingTransport(plain: plain, plainCarriesTLS: true) {
+            Issue.record("no URLSession transport should be made")
+            return FakeTransport { _ in .respond(200, "session") }
+        }
+        defer { routing.invalidate() }
+        for url in ["http://a.example/", "https://a.example/"] {
+            let answer = try await SocketTransportTests.outcome(routing, Self.request(url)).get()
+            #expect(String(decoding: answer.body, as: UTF8.self) == "sockets")
+        }
+        #expect(plain.requests.count == 2)
+    }
+
+    @Test(.enabled(if: OpenSSLTests.loaded)) func theDefaultLanesCarryTLSOverSocketsWhereOpenSSLIs() async throws {
+        let authority = try TestCertificateAuthority()
+        defer { authority.remove() }
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let proxy = try await TLSProxy.start(forwardingTo: origin.port, identity: try authority.issue("origin"))
+        defer { proxy.stop() }
+        let routing = RoutingTransport(maximumConnections: 2, label: "test")
+        defer { routing.invalidate() }
+        #expect(routing.canRelaxCertificateValidation)
+        var request = Self.request("https://\(proxy.address)/time/0")
+        request.trust = TLSTrust(anchorCertificatesFile: authority.caFile.path)
+        let answer = try await SocketTransportTests.outcome(routing, request).get()
+        #expect(answer.status == 200)
+        // The socket transport's head, not libcurl's, reached the origin.
+        #expect(origin.requestLog.count == 1)
+        #expect(proxy.connections == [.tls])
     }
 }

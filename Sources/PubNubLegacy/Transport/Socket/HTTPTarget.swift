@@ -1,35 +1,44 @@
 import Foundation
 
-/// Where an `http://` request goes and what its request line and `Host` header say, taken from the URL's text so
-/// the percent-escapes the engine wrote reach the server byte for byte.
+/// Where an `http://` or `https://` request goes and what its request line and `Host` header say, taken from the
+/// URL's text so the percent-escapes the engine wrote reach the server byte for byte.
 struct HTTPTarget: Sendable, Equatable {
-    /// The host to resolve, without IPv6 brackets.
+    /// The host to resolve (and, with TLS, to verify), without IPv6 brackets.
     var host: String
     var port: UInt16
-    /// The `Host` header: the URL's host (bracketed for IPv6) with `:port` unless it is 80.
+    /// `https`: the bytes go through TLS.
+    var secure: Bool
+    /// The `Host` header: the URL's host (bracketed for IPv6) with `:port` unless it is the scheme's default.
     var hostHeader: String
     /// The request-target: path and query, starting with `/`.
     var pathAndQuery: String
 
     /// The stand-in target of a request whose URL is not usable; it is never connected to.
-    static let none = HTTPTarget(host: "", port: 80, hostHeader: "", pathAndQuery: "/")
+    static let none = HTTPTarget(host: "", port: 80, secure: false, hostHeader: "", pathAndQuery: "/")
 
-    private init(host: String, port: UInt16, hostHeader: String, pathAndQuery: String) {
+    private init(host: String, port: UInt16, secure: Bool, hostHeader: String, pathAndQuery: String) {
         self.host = host
         self.port = port
+        self.secure = secure
         self.hostHeader = hostHeader
         self.pathAndQuery = pathAndQuery
     }
 
-    /// Connections are pooled per host and port.
-    var poolKey: String { "\(self.host)|\(self.port)" }
+    /// Connections are pooled per scheme, host and port (`SocketTask.poolKey` adds the TLS settings).
+    var poolKey: String { "\(self.secure ? "https" : "http")|\(self.host)|\(self.port)" }
 
-    /// The target of `url`, or nil when it is not an `http://` URL with a host (and a valid port).
+    /// The target of `url`, or nil when it is not an `http://` or `https://` URL with a host (and a valid port).
     init?(url: URL) {
         let text = url.absoluteString
-        let scheme = "http://"
-        guard text.count > scheme.count, text.prefix(scheme.count).lowercased() == scheme else { return nil }
-        var rest = text.dropFirst(scheme.count)
+        let secure: Bool
+        if text.count > 7, text.prefix(7).lowercased() == "http://" {
+            secure = false
+        } else if text.count > 8, text.prefix(8).lowercased() == "https://" {
+            secure = true
+        } else {
+            return nil
+        }
+        var rest = text.dropFirst(secure ? 8 : 7)
         if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
         var authority = rest[..<authorityEnd]
@@ -53,15 +62,17 @@ struct HTTPTarget: Sendable, Equatable {
             host = authority
         }
         guard !host.isEmpty else { return nil }
-        var port: UInt16 = 80
+        let defaultPort: UInt16 = secure ? 443 : 80
+        var port = defaultPort
         if let portText, !portText.isEmpty {
             guard let parsed = UInt16(portText), parsed > 0 else { return nil }
             port = parsed
         }
         self.host = String(host)
         self.port = port
+        self.secure = secure
         let bracketed = host.contains(":") ? "[\(host)]" : String(host)
-        self.hostHeader = port == 80 ? bracketed : "\(bracketed):\(port)"
+        self.hostHeader = port == defaultPort ? bracketed : "\(bracketed):\(port)"
         self.pathAndQuery = path.hasPrefix("/") ? String(path) : "/" + path
     }
 }

@@ -61,6 +61,19 @@ enum POSIXSocket {
         #endif
     }
 
+    /// Blocks SIGPIPE for the calling thread, so a write to a connection the peer reset fails with EPIPE instead of
+    /// ending the process. OpenSSL writes with `write`, where no `MSG_NOSIGNAL` flag can be passed; the signal a
+    /// blocked write raises stays pending on this thread and is dropped when the thread ends.
+    static func blockBrokenPipeSignal() {
+        #if canImport(Glibc)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGPIPE)
+        _ = pthread_sigmask(SIG_BLOCK, &set, nil)
+        #endif
+        // Darwin: `SO_NOSIGPIPE` (set in `open`) covers every write to the socket, OpenSSL's too.
+    }
+
     private static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) {
         var value = value
         _ = setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))

@@ -6,22 +6,25 @@ import Glibc
 import Darwin
 #endif
 
-/// One TCP connection of a `SocketTransport`, used by one worker at a time (or resting in the idle pool). Blocking
-/// calls wait in `poll` with the request's idle timeout; a cancel wakes them by shutting the socket down
-/// (`SocketTask.cancel()`).
+/// One TCP connection of a `SocketTransport` — plain, or TLS for `https` targets — used by one worker at a time (or
+/// resting in the idle pool). Its bytes go through a `SocketStream`, whose blocking calls wait in `poll` with the
+/// request's idle timeout; a cancel wakes them by shutting the socket down (`SocketTask.cancel()`).
 ///
 /// The descriptor is closed only by `close()`, which its current owner (a worker, or `invalidate()` for an idle
 /// connection taken out of the pool) calls once.
 // @unchecked: every stored property is an immutable `let`; the connection is handed between threads only through
 // the pool's lock (`SocketPool.condition`) and used by one thread at a time.
 final class SocketConnection: @unchecked Sendable {
-    let descriptor: Int32
+    let stream: any SocketStream
     let poolKey: String
 
-    private init(descriptor: Int32, poolKey: String) {
-        self.descriptor = descriptor
+    private init(stream: any SocketStream, poolKey: String) {
+        self.stream = stream
         self.poolKey = poolKey
     }
+
+    /// The socket under the stream: what a cancel shuts down.
+    var descriptor: Int32 { self.stream.descriptor }
 
     /// Longest single wait while connecting, so a cancel is noticed within that time even where shutting down a
     /// connecting socket does not wake `poll`.
@@ -29,12 +32,14 @@ final class SocketConnection: @unchecked Sendable {
 
     // MARK: - Opening
 
-    /// Resolves `target` and connects to its first address that accepts, within `timeout` per address; gives up
+    /// Resolves `target` and connects to its first address that accepts, within `timeout` per address, then for an
+    /// `https` target runs the TLS handshake with a context from `contexts` (within `timeout` as well); gives up
     /// early when `task` is finished (cancelled).
     static func open(
         to target: HTTPTarget,
         timeout: TimeInterval,
-        task: SocketTask
+        task: SocketTask,
+        contexts: TLSContextCache?
     ) -> Result<SocketConnection, TransportFailure> {
         let addresses: [POSIXSocket.Address]
         switch POSIXSocket.resolve(host: target.host, port: target.port) {
@@ -46,13 +51,48 @@ final class SocketConnection: @unchecked Sendable {
             if task.isFinished { return .failure(.cancelled) }
             switch self.connect(to: address, timeout: timeout, task: task) {
             case .success(let fd):
-                return .success(SocketConnection(descriptor: fd, poolKey: target.poolKey))
+                guard target.secure else {
+                    return .success(SocketConnection(stream: PlainStream(descriptor: fd), poolKey: task.poolKey))
+                }
+                return self.secure(fd, target: target, timeout: timeout, task: task, contexts: contexts)
             case .failure(let error):
                 failure = error
                 if error == .timedOut || error == .cancelled { return .failure(error) }
             }
         }
         return .failure(failure)
+    }
+
+    /// The TLS connection over the connected `fd` (which it takes over: closed on failure).
+    private static func secure(
+        _ fd: Int32,
+        target: HTTPTarget,
+        timeout: TimeInterval,
+        task: SocketTask,
+        contexts: TLSContextCache?
+    ) -> Result<SocketConnection, TransportFailure> {
+        guard let contexts else {
+            POSIXSocket.closeDescriptor(fd)
+            return .failure(SocketFailure.unsupportedURL)
+        }
+        let request = task.request
+        let key = TLSContext.Key(trust: request.trust, relaxed: request.relaxedCertificateValidation)
+        let context: TLSContext
+        switch contexts.context(for: key) {
+        case .success(let made): context = made
+        case .failure(let failure):
+            POSIXSocket.closeDescriptor(fd)
+            return .failure(failure)
+        }
+        let handshake = TLSStream.handshake(
+            descriptor: fd,
+            host: target.host,
+            context: context,
+            trust: request.trust,
+            timeout: timeout,
+            task: task
+        )
+        return handshake.map { SocketConnection(stream: $0, poolKey: task.poolKey) }
     }
 
     private static func connect(
@@ -91,9 +131,9 @@ final class SocketConnection: @unchecked Sendable {
 
     // MARK: - Using
 
-    /// False when the server closed the idle connection or sent something unasked: readable while idle.
+    /// False when the server closed the idle connection or sent something unasked.
     var isHealthyWhileIdle: Bool {
-        POSIXSocket.wait(self.descriptor, for: POSIXSocket.pollIn, milliseconds: 0) == 0
+        self.stream.isHealthyWhileIdle
     }
 
     /// Writes `head` and `body`, then reads one response within `limits`, failing after `timeout` without progress.
@@ -113,22 +153,7 @@ final class SocketConnection: @unchecked Sendable {
     }
 
     private func write(_ bytes: [UInt8], milliseconds: Int32) -> TransportFailure? {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { buffer in
-                POSIXSocket.send(self.descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
-            }
-            if sent > 0 {
-                offset += sent
-                continue
-            }
-            let code = POSIXSocket.lastError
-            guard sent < 0, POSIXSocket.isTransient(code) else { return SocketFailure.connectionLost }
-            let events = POSIXSocket.wait(self.descriptor, for: POSIXSocket.pollOut, milliseconds: milliseconds)
-            if events == 0 { return .timedOut }
-            if events < 0 { return SocketFailure.connectionLost }
-        }
-        return nil
+        bytes.withUnsafeBytes { self.stream.write($0, milliseconds: milliseconds) }
     }
 
     private func read(
@@ -139,7 +164,11 @@ final class SocketConnection: @unchecked Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
         defer { buffer.deallocate() }
         while true {
-            let count = POSIXSocket.receive(self.descriptor, buffer)
+            let count: Int
+            switch self.stream.read(into: buffer, milliseconds: milliseconds) {
+            case .success(let received): count = received
+            case .failure(let failure): return .failure(failure)
+            }
             do {
                 if count > 0 {
                     if case .complete(let response, let reusable) = try reader.consume(
@@ -149,26 +178,19 @@ final class SocketConnection: @unchecked Sendable {
                     }
                     continue
                 }
-                if count == 0 {
-                    if case .complete(let response, _) = try reader.finish() {
-                        return .success((response, false))
-                    }
-                    return .failure(SocketFailure.connectionLost)
+                if case .complete(let response, _) = try reader.finish() {
+                    return .success((response, false))
                 }
+                return .failure(SocketFailure.connectionLost)
             } catch {
                 return .failure(SocketFailure.from(error, limits: limits))
             }
-            let code = POSIXSocket.lastError
-            guard POSIXSocket.isTransient(code) else { return .failure(SocketFailure.connectionLost) }
-            let events = POSIXSocket.wait(self.descriptor, for: POSIXSocket.pollIn, milliseconds: milliseconds)
-            if events == 0 { return .failure(.timedOut) }
-            if events < 0 { return .failure(SocketFailure.connectionLost) }
         }
     }
 
-    /// Releases the descriptor. Called once, by the connection's current owner.
+    /// Releases the stream and its descriptor. Called once, by the connection's current owner.
     func close() {
-        POSIXSocket.closeDescriptor(self.descriptor)
+        self.stream.close()
     }
 
     // MARK: - Time

@@ -19,6 +19,10 @@ final class SocketTask: TransportTask, @unchecked Sendable {
 
     let request: TransportRequest
     let target: HTTPTarget
+    /// Which pooled connections may carry this request: same scheme, host and port and, with TLS, the same level
+    /// of the ladder and the same trust settings (a connection verified against one trust store is never lent to a
+    /// request that asked for another, nor a relaxed one to a strict request).
+    let poolKey: String
     private let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     private let state = Locked(State())
 
@@ -30,6 +34,15 @@ final class SocketTask: TransportTask, @unchecked Sendable {
         self.request = request
         self.target = target
         self.completion = completion
+        if target.secure {
+            let trust = request.trust
+            let pins = trust.pinnedKeyDigests.map { Base64.encode($0) }.sorted().joined(separator: ",")
+            self.poolKey =
+                target.poolKey + "|\(request.relaxedCertificateValidation ? "relaxed" : "strict")"
+                + "|\(trust.anchorCertificatesFile ?? "")|\(pins)"
+        } else {
+            self.poolKey = target.poolKey
+        }
     }
 
     /// True once the outcome was reported (or the task cancelled).

@@ -1,10 +1,12 @@
 import Foundation
 
-// Plain-HTTP transport on POSIX sockets. URLSession on Linux goes through libcurl, which costs about a kilobyte of
-// memory that is never returned per request and milliseconds of latency; PubNub traffic is small HTTP/1.1
-// request/response pairs, which a keep-alive pool of blocking sockets serves directly.
+// HTTP and HTTPS transport on POSIX sockets. URLSession on Linux goes through libcurl, which costs about a kilobyte
+// of memory that is never returned per request and milliseconds of latency; PubNub traffic is small HTTP/1.1
+// request/response pairs, which a keep-alive pool of blocking sockets serves directly. TLS comes from the OpenSSL
+// the process already has (`OpenSSL.shared`), as a `TLSStream` under the same HTTP exchange.
 
-/// `HTTPTransport` for `http://` URLs over its own keep-alive connections.
+/// `HTTPTransport` for `http://` URLs — and `https://` URLs when it has OpenSSL (`supportsTLS`) — over its own
+/// keep-alive connections.
 ///
 /// At most `maximumConnections` requests are on the wire at once, each carried by a worker thread that blocks in
 /// `poll` with the request's idle timeout; further requests wait in FIFO order. With `reusesConnections`, a
@@ -18,6 +20,12 @@ import Foundation
 /// reads as that request's answer, and each later answer as the one of the request before it, for as long as the
 /// connection lives. A lane whose requests are held by the server (the long-poll) would then never get back in
 /// step; one request per connection makes every answer belong to its request.
+///
+/// TLS (`https`): TLS 1.2 or later with SNI; the certificate and the host name are verified against the system
+/// trust store (which honours `SSL_CERT_FILE` / `SSL_CERT_DIR`) or the request's anchors file, then the request's
+/// pins are checked. A request marked `relaxedCertificateValidation` skips verification (pins still apply). A
+/// handshake or certificate failure is a `.tls` failure (`SocketFailure.tlsHandshakeFailed`, `certificateRefused`,
+/// `pinMismatch`); a failure after the handshake counts as a lost connection, as on a plain socket.
 ///
 /// Failures are the ones `URLSessionTransport` reports for the same situation (see `SocketFailure`). Completions run
 /// exactly once, never inside `send` and never under a lock: on the worker thread that carried the request out (so
@@ -33,21 +41,34 @@ final class SocketTransport: HTTPTransport {
     ///   - maximumConnections: Requests on the wire at once (and connections kept), at least 1.
     ///   - label: Names the lane in the worker threads' names, for debugging.
     ///   - reusesConnections: Keep-alive: false gives every request a connection of its own (see the type).
-    init(maximumConnections: Int, label: String, reusesConnections: Bool = true) {
+    ///   - openSSL: The library for `https`; nil: `https` requests fail with `SocketFailure.unsupportedURL`.
+    init(
+        maximumConnections: Int,
+        label: String,
+        reusesConnections: Bool = true,
+        openSSL: OpenSSL? = try? OpenSSL.shared.get()
+    ) {
         self.maximumConnections = max(1, maximumConnections)
         self.pool = SocketPool(
             maximumConnections: self.maximumConnections,
             label: label,
-            reusesConnections: reusesConnections
+            reusesConnections: reusesConnections,
+            contexts: openSSL.map(TLSContextCache.init(library:))
         )
     }
+
+    /// Whether `https` requests are carried (with TLS over the same pool) rather than refused.
+    var supportsTLS: Bool { self.pool.contexts != nil }
+
+    /// The relaxed rung of the TLS ladder really skips verification here.
+    var canRelaxCertificateValidation: Bool { self.supportsTLS }
 
     @discardableResult
     func send(
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        guard let target = HTTPTarget(url: request.url) else {
+        guard let target = HTTPTarget(url: request.url), !target.secure || self.supportsTLS else {
             let task = SocketTask(request: request, target: HTTPTarget.none, completion: completion)
             task.finish(.failure(SocketFailure.unsupportedURL))
             return task
@@ -64,6 +85,11 @@ final class SocketTransport: HTTPTransport {
     /// Connections resting in the idle pool, for tests.
     var idleConnectionCount: Int {
         self.pool.idleConnectionCount
+    }
+
+    /// Closes the connections resting in the idle pool, so the next request opens a new one (benchmarks time that).
+    func closeIdleConnections() {
+        self.pool.closeIdleConnections()
     }
 }
 
@@ -91,13 +117,16 @@ final class SocketPool: @unchecked Sendable {
     private let label: String
     /// False: one request per connection, asked with `Connection: close` and closed after the answer.
     let reusesConnections: Bool
+    /// The TLS contexts of `https` connections; nil without OpenSSL.
+    let contexts: TLSContextCache?
     private let condition = NSCondition()
     private var state = State()
 
-    init(maximumConnections: Int, label: String, reusesConnections: Bool) {
+    init(maximumConnections: Int, label: String, reusesConnections: Bool, contexts: TLSContextCache?) {
         self.maximumConnections = maximumConnections
         self.label = label
         self.reusesConnections = reusesConnections
+        self.contexts = contexts
     }
 
     deinit {
@@ -113,6 +142,14 @@ final class SocketPool: @unchecked Sendable {
 
     var idleConnectionCount: Int {
         self.locked { $0.idle.count }
+    }
+
+    func closeIdleConnections() {
+        let connections = self.locked { state -> [SocketConnection] in
+            defer { state.idle = [] }
+            return state.idle
+        }
+        for connection in connections { connection.close() }
     }
 
     /// Queues `task` and makes sure a worker will take it; a task sent after `invalidate()` is cancelled.
@@ -162,6 +199,8 @@ final class SocketPool: @unchecked Sendable {
     // MARK: - Workers
 
     private func work() {
+        // Every call into OpenSSL runs on a worker: there, a write to a reset connection must not end the process.
+        POSIXSocket.blockBrokenPipeSignal()
         while let task = self.nextTask() {
             self.carryOut(task)
             self.locked { _ = $0.running.removeValue(forKey: ObjectIdentifier(task)) }
@@ -200,10 +239,15 @@ final class SocketPool: @unchecked Sendable {
     private func carryOut(_ task: SocketTask) {
         if task.isFinished { return }
         let connection: SocketConnection
-        if let pooled = self.takeIdle(for: task.target.poolKey) {
+        if let pooled = self.takeIdle(for: task.poolKey) {
             connection = pooled
         } else {
-            switch SocketConnection.open(to: task.target, timeout: task.request.timeout, task: task) {
+            switch SocketConnection.open(
+                to: task.target,
+                timeout: task.request.timeout,
+                task: task,
+                contexts: self.contexts
+            ) {
             case .success(let opened): connection = opened
             case .failure(let failure):
                 task.finishOnWorker(.failure(failure))

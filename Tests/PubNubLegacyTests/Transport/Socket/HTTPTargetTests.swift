@@ -33,9 +33,22 @@ import Testing
         #expect(target.poolKey != Self.target("http://[::1]:9001/")?.poolKey)
     }
 
+    @Test func httpsDefaultsToPort443AndPoolsApartFromHTTP() throws {
+        let secure = try #require(Self.target("HTTPS://origin.example/time/0"))
+        #expect(secure.secure)
+        #expect(secure.port == 443)
+        #expect(secure.hostHeader == "origin.example")
+        let explicit = try #require(Self.target("https://127.0.0.1:8443/"))
+        #expect(explicit.port == 8443 && explicit.hostHeader == "127.0.0.1:8443")
+        #expect(Self.target("https://origin.example:443/")?.hostHeader == "origin.example")
+        #expect(Self.target("http://origin.example:443/")?.hostHeader == "origin.example:443")
+        #expect(Self.target("http://origin.example:443/")?.poolKey != Self.target("https://origin.example/")?.poolKey)
+        #expect(Self.target("http://origin.example/")?.secure == false)
+    }
+
     @Test func otherSchemesAndBadAuthoritiesAreRefused() {
-        #expect(Self.target("https://127.0.0.1/") == nil)
         #expect(Self.target("ftp://127.0.0.1/") == nil)
+        #expect(Self.target("https://") == nil)
         #expect(Self.target("http://:80/") == nil)
         #expect(Self.target("http://host:0/") == nil)
         #expect(Self.target("http://host:99999/") == nil)

@@ -129,9 +129,17 @@ extension SocketTransportTests {
         #expect(answer.status == 200)
     }
 
-    @Test func aURLThatIsNotPlainHTTPIsRefusedAsynchronously() async throws {
+    @Test func aURLThatIsNotHTTPIsRefusedAsynchronously() async throws {
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
+        let result = await Self.outcome(transport, Self.get("ftp://127.0.0.1:9/"))
+        #expect(result == .failure(SocketFailure.unsupportedURL))
+    }
+
+    @Test func withoutOpenSSLAnHTTPSURLIsRefusedAsynchronously() async throws {
+        let transport = SocketTransport(maximumConnections: 1, label: "test", openSSL: nil)
+        defer { transport.invalidate() }
+        #expect(!transport.supportsTLS && !transport.canRelaxCertificateValidation)
         let result = await Self.outcome(transport, Self.get("https://127.0.0.1:9/"))
         #expect(result == .failure(SocketFailure.unsupportedURL))
     }

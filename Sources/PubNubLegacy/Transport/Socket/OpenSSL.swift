@@ -1,0 +1,231 @@
+// The OpenSSL functions the socket transport's TLS stream calls, looked up at run time with `dlopen`/`dlsym`.
+//
+// On Linux every process that uses Foundation networking already has OpenSSL mapped: FoundationNetworking links
+// libcurl, which links `libssl.so.3` and `libcrypto.so.3`. Looking the functions up at run time gives the package
+// TLS on its own sockets with no build-time dependency and nothing new to install. Apple platforms keep URLSession
+// (the loader does not try there), and a Linux system without a usable OpenSSL falls back to URLSession as well.
+//
+// Several OpenSSL "functions" are macros over a control call; their numbers are ABI constants of the OpenSSL 1.1
+// and 3.x headers (`ssl.h`, `x509_vfy.h`), written out below with the macro they stand for.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The resolved OpenSSL entry points. Immutable once loaded; OpenSSL 1.1 and later are thread-safe without setup.
+// @unchecked: every stored property is an immutable C function pointer or library handle.
+final class OpenSSL: @unchecked Sendable {
+    // MARK: - Constants (OpenSSL 1.1 / 3.x ABI)
+
+    /// `SSL_get_error` results.
+    static let errorNone: Int32 = 0
+    static let errorSSL: Int32 = 1
+    static let errorWantRead: Int32 = 2
+    static let errorWantWrite: Int32 = 3
+    static let errorSyscall: Int32 = 5
+    static let errorZeroReturn: Int32 = 6
+
+    /// `SSL_VERIFY_NONE` / `SSL_VERIFY_PEER`.
+    static let verifyNone: Int32 = 0
+    static let verifyPeer: Int32 = 1
+
+    /// `SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION)` is `SSL_CTX_ctrl(ctx, 123, 0x0303, NULL)`.
+    static let controlSetMinimumProtocolVersion: Int32 = 123
+    static let tls12Version = 0x0303
+    /// `SSL_CTX_set_mode(ctx, mode)` is `SSL_CTX_ctrl(ctx, 33, mode, NULL)`.
+    static let controlMode: Int32 = 33
+    /// `SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER`: `SSL_write` behaves like `send`.
+    static let modePartialMovingWrite = 0x1 | 0x2
+    /// `SSL_set_tlsext_host_name(ssl, name)` is `SSL_ctrl(ssl, 55, TLSEXT_NAMETYPE_host_name = 0, name)`.
+    static let controlSetTLSExtensionHostName: Int32 = 55
+    /// `SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION`.
+    static let optionsNoCompressionNoRenegotiation: UInt64 = (1 << 17) | (1 << 30)
+
+    /// `X509_V_OK` and the verification results the failures distinguish (`x509_vfy.h`).
+    static let verifyOK = 0
+    static let verifyUnableToGetIssuerCertificate = 2
+    static let verifyCertificateNotYetValid = 9
+    static let verifyCertificateHasExpired = 10
+    static let verifyDepthZeroSelfSigned = 18
+    static let verifySelfSignedInChain = 19
+    static let verifyUnableToGetIssuerLocally = 20
+    static let verifyUnableToVerifyLeafSignature = 21
+    static let verifyHostnameMismatch = 62
+    static let verifyIPAddressMismatch = 64
+
+    // MARK: - Entry points
+
+    typealias Pointer = OpaquePointer
+
+    let clientMethod: @convention(c) () -> Pointer?
+    let contextNew: @convention(c) (Pointer?) -> Pointer?
+    let contextFree: @convention(c) (Pointer?) -> Void
+    let contextControl: @convention(c) (Pointer?, Int32, Int, UnsafeMutableRawPointer?) -> Int
+    let contextSetOptions: @convention(c) (Pointer?, UInt64) -> UInt64
+    let contextSetVerify: @convention(c) (Pointer?, Int32, UnsafeRawPointer?) -> Void
+    let contextSetDefaultVerifyPaths: @convention(c) (Pointer?) -> Int32
+    let contextLoadVerifyLocations: @convention(c) (Pointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
+    let new: @convention(c) (Pointer?) -> Pointer?
+    let free: @convention(c) (Pointer?) -> Void
+    let setDescriptor: @convention(c) (Pointer?, Int32) -> Int32
+    let control: @convention(c) (Pointer?, Int32, Int, UnsafeMutableRawPointer?) -> Int
+    let setHost: @convention(c) (Pointer?, UnsafePointer<CChar>?) -> Int32
+    let verifyParameters: @convention(c) (Pointer?) -> Pointer?
+    let setIPAddress: @convention(c) (Pointer?, UnsafePointer<CChar>?) -> Int32
+    let connect: @convention(c) (Pointer?) -> Int32
+    let read: @convention(c) (Pointer?, UnsafeMutableRawPointer?, Int32) -> Int32
+    let write: @convention(c) (Pointer?, UnsafeRawPointer?, Int32) -> Int32
+    let pending: @convention(c) (Pointer?) -> Int32
+    let getError: @convention(c) (Pointer?, Int32) -> Int32
+    let verifyResult: @convention(c) (Pointer?) -> Int
+    let peerCertificate: @convention(c) (Pointer?) -> Pointer?
+    let verifiedChain: @convention(c) (Pointer?) -> Pointer?
+    let stackCount: @convention(c) (Pointer?) -> Int32
+    let stackValue: @convention(c) (Pointer?, Int32) -> UnsafeMutableRawPointer?
+    let certificateFree: @convention(c) (Pointer?) -> Void
+    let certificatePublicKey: @convention(c) (Pointer?) -> Pointer?
+    let encodePublicKey: @convention(c) (Pointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
+    let publicKeyFree: @convention(c) (Pointer?) -> Void
+    let errorGet: @convention(c) () -> UInt
+    let errorString: @convention(c) (UInt, UnsafeMutablePointer<CChar>?, Int) -> Void
+    let errorClear: @convention(c) () -> Void
+    let verifyErrorString: @convention(c) (Int) -> UnsafePointer<CChar>?
+    let version: @convention(c) (Pointer?) -> UnsafePointer<CChar>?
+
+    /// Resolves every entry point through `symbol`, which returns nil for a name it does not know.
+    private init(symbol: (String) -> UnsafeMutableRawPointer?) throws(LoadFailure) {
+        func resolve<Function>(_ names: String...) throws(LoadFailure) -> Function {
+            for name in names {
+                if let address = symbol(name) { return unsafeBitCast(address, to: Function.self) }
+            }
+            throw LoadFailure(reason: "the function \(names[0]) is missing")
+        }
+        self.clientMethod = try resolve("TLS_client_method")
+        self.contextNew = try resolve("SSL_CTX_new")
+        self.contextFree = try resolve("SSL_CTX_free")
+        self.contextControl = try resolve("SSL_CTX_ctrl")
+        self.contextSetOptions = try resolve("SSL_CTX_set_options")
+        self.contextSetVerify = try resolve("SSL_CTX_set_verify")
+        self.contextSetDefaultVerifyPaths = try resolve(
+            "SSL_CTX_set_default_verify_paths"
+        )
+        self.contextLoadVerifyLocations = try resolve(
+            "SSL_CTX_load_verify_locations"
+        )
+        self.new = try resolve("SSL_new")
+        self.free = try resolve("SSL_free")
+        self.setDescriptor = try resolve("SSL_set_fd")
+        self.control = try resolve("SSL_ctrl")
+        self.setHost = try resolve("SSL_set1_host")
+        self.verifyParameters = try resolve("SSL_get0_param")
+        self.setIPAddress = try resolve("X509_VERIFY_PARAM_set1_ip_asc")
+        self.connect = try resolve("SSL_connect")
+        self.read = try resolve("SSL_read")
+        self.write = try resolve("SSL_write")
+        self.pending = try resolve("SSL_pending")
+        self.getError = try resolve("SSL_get_error")
+        self.verifyResult = try resolve("SSL_get_verify_result")
+        // OpenSSL 3 renamed the call (the old name is a macro there); 1.1 has only the old one.
+        self.peerCertificate = try resolve(
+            "SSL_get1_peer_certificate",
+            "SSL_get_peer_certificate"
+        )
+        self.verifiedChain = try resolve("SSL_get0_verified_chain")
+        self.stackCount = try resolve("OPENSSL_sk_num")
+        self.stackValue = try resolve("OPENSSL_sk_value")
+        self.certificateFree = try resolve("X509_free")
+        self.certificatePublicKey = try resolve("X509_get_pubkey")
+        self.encodePublicKey = try resolve("i2d_PUBKEY")
+        self.publicKeyFree = try resolve("EVP_PKEY_free")
+        self.errorGet = try resolve("ERR_get_error")
+        self.errorString = try resolve("ERR_error_string_n")
+        self.errorClear = try resolve("ERR_clear_error")
+        self.verifyErrorString = try resolve("X509_verify_cert_error_string")
+        self.version = try resolve("SSL_get_version")
+    }
+
+    // MARK: - Loading
+
+    /// Why OpenSSL is not used: the text names the library or function that is missing.
+    struct LoadFailure: Error, Equatable, CustomStringConvertible {
+        let reason: String
+
+        var description: String { self.reason }
+    }
+
+    /// The library pairs tried in order: the OpenSSL 3 that FoundationNetworking links on current distributions, then
+    /// 1.1 for older ones.
+    static let libraryCandidates: [(ssl: String, crypto: String)] = [
+        ("libssl.so.3", "libcrypto.so.3"), ("libssl.so.1.1", "libcrypto.so.1.1"),
+    ]
+
+    /// The process's OpenSSL, loaded on first use: Linux only (Apple platforms keep URLSession for TLS).
+    static let shared: Result<OpenSSL, LoadFailure> = {
+        #if os(Linux)
+        return OpenSSL.load(candidates: OpenSSL.libraryCandidates)
+        #else
+        return .failure(LoadFailure(reason: "URLSession carries TLS on this platform"))
+        #endif
+    }()
+
+    /// Opens the first pair of `candidates` whose libraries both load and resolves every entry point from them. The
+    /// handles are never closed: the functions are used for the life of the process.
+    static func load(candidates: [(ssl: String, crypto: String)]) -> Result<OpenSSL, LoadFailure> {
+        var failure = LoadFailure(reason: "no OpenSSL library to try")
+        for candidate in candidates {
+            guard let ssl = dlopen(candidate.ssl, RTLD_NOW | RTLD_LOCAL) else {
+                failure = LoadFailure(reason: "\(candidate.ssl) cannot be loaded (\(Self.dlerrorText()))")
+                continue
+            }
+            guard let crypto = dlopen(candidate.crypto, RTLD_NOW | RTLD_LOCAL) else {
+                failure = LoadFailure(reason: "\(candidate.crypto) cannot be loaded (\(Self.dlerrorText()))")
+                dlclose(ssl)
+                continue
+            }
+            let result = Self.resolve { name in dlsym(ssl, name) ?? dlsym(crypto, name) }
+            if case .failure(let missing) = result {
+                failure = LoadFailure(reason: "\(candidate.ssl): \(missing.reason)")
+                dlclose(crypto)
+                dlclose(ssl)
+                continue
+            }
+            return result
+        }
+        return .failure(failure)
+    }
+
+    /// Resolves every entry point through `symbol`; the failure names the first function it does not find.
+    static func resolve(_ symbol: (String) -> UnsafeMutableRawPointer?) -> Result<OpenSSL, LoadFailure> {
+        do throws(LoadFailure) {
+            return .success(try OpenSSL(symbol: symbol))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func dlerrorText() -> String {
+        dlerror().map { String(cString: $0) } ?? "unknown reason"
+    }
+
+    // MARK: - Errors
+
+    /// The OpenSSL error queue of this thread as text (oldest first), emptied; "" when it is empty.
+    func drainErrors() -> String {
+        var texts: [String] = []
+        var buffer = [CChar](repeating: 0, count: 256)
+        while true {
+            let code = self.errorGet()
+            if code == 0 { break }
+            self.errorString(code, &buffer, buffer.count)
+            texts.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return texts.joined(separator: "; ")
+    }
+
+    /// OpenSSL's text for a certificate verification result.
+    func verifyText(_ result: Int) -> String {
+        self.verifyErrorString(result).map { String(cString: $0) } ?? "verification error \(result)"
+    }
+}

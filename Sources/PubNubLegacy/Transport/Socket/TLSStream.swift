@@ -1,0 +1,281 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// TLS over one connected non-blocking socket, through OpenSSL (`OpenSSL.shared`). `SSL_read`/`SSL_write` run until
+/// OpenSSL wants the socket, then the stream waits in `poll` for the direction it asked for.
+///
+/// OpenSSL writes to the socket with `write`, which raises SIGPIPE on a connection the peer reset; the socket pool's
+/// workers, the only threads that call into a stream, block that signal (`POSIXSocket.blockBrokenPipeSignal()`),
+/// so such a write fails with EPIPE instead. `close()` sends no close-notify for the same reason: it may run on
+/// any thread, and HTTP framing (never the end of the stream) ends every response this transport accepts.
+// @unchecked: the stored properties are immutable; one thread uses the stream at a time (`SocketConnection`).
+final class TLSStream: SocketStream, @unchecked Sendable {
+    let descriptor: Int32
+    private let library: OpenSSL
+    private let ssl: OpaquePointer
+    /// Kept for the life of the connection, with its settings.
+    private let context: TLSContext
+
+    private init(descriptor: Int32, library: OpenSSL, ssl: OpaquePointer, context: TLSContext) {
+        self.descriptor = descriptor
+        self.library = library
+        self.ssl = ssl
+        self.context = context
+    }
+
+    /// Longest single wait of the handshake, so a cancel is noticed within that time.
+    private static let handshakeSliceMilliseconds: Int32 = 100
+
+    // MARK: - Handshake
+
+    /// Runs the client handshake on the connected `descriptor` with SNI and, unless the context is relaxed,
+    /// certificate and host-name verification for `host`; then checks `trust.pinnedKeyDigests`. Gives up after
+    /// `timeout` seconds (`.timedOut`) or when `task` is finished (`.cancelled`). Takes the descriptor over: on
+    /// failure it is closed.
+    static func handshake(
+        descriptor: Int32,
+        host: String,
+        context: TLSContext,
+        trust: TLSTrust,
+        timeout: TimeInterval,
+        task: SocketTask
+    ) -> Result<TLSStream, TransportFailure> {
+        let library = context.library
+        library.errorClear()
+        guard let ssl = library.new(context.pointer) else {
+            POSIXSocket.closeDescriptor(descriptor)
+            return .failure(SocketFailure.tlsSetupFailed("OpenSSL cannot start a session (\(library.drainErrors()))"))
+        }
+        let stream = TLSStream(descriptor: descriptor, library: library, ssl: ssl, context: context)
+        let result = stream.runHandshake(host: host, trust: trust, timeout: timeout, task: task)
+        if case .failure(let failure) = result {
+            stream.close()
+            return .failure(failure)
+        }
+        return .success(stream)
+    }
+
+    private func runHandshake(
+        host: String,
+        trust: TLSTrust,
+        timeout: TimeInterval,
+        task: SocketTask
+    ) -> Result<Void, TransportFailure> {
+        guard self.library.setDescriptor(self.ssl, self.descriptor) == 1 else {
+            return .failure(SocketFailure.tlsSetupFailed("OpenSSL cannot use the socket"))
+        }
+        let literal = Self.isIPAddress(host)
+        if !literal {
+            // SNI carries host names only (RFC 6066 §3).
+            _ = host.withCString { name in
+                self.library.control(
+                    self.ssl,
+                    OpenSSL.controlSetTLSExtensionHostName,
+                    0,
+                    UnsafeMutableRawPointer(mutating: name)
+                )
+            }
+        }
+        if self.context.verifies {
+            let set =
+                literal
+                ? self.library.setIPAddress(self.library.verifyParameters(self.ssl), host)
+                : self.library.setHost(self.ssl, host)
+            guard set == 1 else {
+                return .failure(SocketFailure.tlsSetupFailed("\(host) cannot be set as the name to verify"))
+            }
+        }
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(SocketConnection.seconds(timeout) * 1e9)
+        while true {
+            self.library.errorClear()
+            let result = self.library.connect(self.ssl)
+            if result == 1 { break }
+            let code = self.library.getError(self.ssl, result)
+            let events: Int16
+            switch code {
+            case OpenSSL.errorWantRead: events = POSIXSocket.pollIn
+            case OpenSSL.errorWantWrite: events = POSIXSocket.pollOut
+            case OpenSSL.errorSyscall where POSIXSocket.lastError == EINTR: continue
+            default: return .failure(self.handshakeFailure(host: host, code: code, result: result))
+            }
+            // Wait in slices, so a cancel (which may not wake `poll` on a socket mid-handshake) is seen quickly.
+            while true {
+                if task.isFinished { return .failure(.cancelled) }
+                let now = DispatchTime.now().uptimeNanoseconds
+                guard now < deadline else { return .failure(.timedOut) }
+                let left = Int32(min((deadline - now) / 1_000_000 + 1, UInt64(Self.handshakeSliceMilliseconds)))
+                let ready = POSIXSocket.wait(self.descriptor, for: events, milliseconds: left)
+                if ready < 0 {
+                    return .failure(SocketFailure.tlsHandshakeFailed(host: host, "the socket cannot be polled"))
+                }
+                if ready > 0 { break }
+            }
+        }
+        if !trust.pinnedKeyDigests.isEmpty, let failure = self.checkPins(trust.pinnedKeyDigests, host: host) {
+            return .failure(failure)
+        }
+        return .success(())
+    }
+
+    /// The failure of a handshake that ended with `code`: a refused certificate when verification failed, the
+    /// handshake's own failure otherwise.
+    private func handshakeFailure(host: String, code: Int32, result: Int32) -> TransportFailure {
+        let errno = POSIXSocket.lastError
+        let queue = self.library.drainErrors()
+        let verification = self.library.verifyResult(self.ssl)
+        if self.context.verifies && verification != OpenSSL.verifyOK {
+            return SocketFailure.certificateRefused(
+                verification,
+                text: self.library.verifyText(verification),
+                host: host,
+                trust: self.context.trustDescription
+            )
+        }
+        let reason: String
+        if queue.contains("wrong version number") {
+            // The answer to the ClientHello was not TLS: most often plain HTTP on that port.
+            reason = "the server does not speak TLS on this port (OpenSSL reports \(queue))"
+        } else if !queue.isEmpty {
+            reason = "OpenSSL reports \(queue)"
+        } else if code == OpenSSL.errorSyscall && (result == 0 || errno == 0) {
+            reason = "the connection was closed during the handshake"
+        } else if code == OpenSSL.errorSyscall {
+            reason = "the connection failed during the handshake (\(String(cString: strerror(errno))))"
+        } else if code == OpenSSL.errorZeroReturn {
+            reason = "the server ended the session during the handshake"
+        } else {
+            reason = "OpenSSL error \(code)"
+        }
+        return SocketFailure.tlsHandshakeFailed(host: host, reason)
+    }
+
+    /// Nil when one of `pins` is the SHA-256 of the public key of the server's certificate or, when the chain was
+    /// verified, of a certificate of that chain; otherwise the pin failure (naming the server's own pin, so a
+    /// configuration can be checked against it).
+    private func checkPins(_ pins: Set<[UInt8]>, host: String) -> TransportFailure? {
+        guard let leaf = self.library.peerCertificate(self.ssl) else {
+            return SocketFailure.pinMismatch(host: host, serverPin: nil)
+        }
+        defer { self.library.certificateFree(leaf) }
+        let leafDigest = self.publicKeyDigest(of: leaf)
+        if let leafDigest, pins.contains(leafDigest) { return nil }
+        // The chain counts only once verified: an unverified chain may list any certificate, the pinned one too.
+        if self.context.verifies, let chain = self.library.verifiedChain(self.ssl) {
+            for index in 0..<max(0, self.library.stackCount(chain)) {
+                guard let certificate = self.library.stackValue(chain, index) else { continue }
+                if let digest = self.publicKeyDigest(of: OpaquePointer(certificate)), pins.contains(digest) {
+                    return nil
+                }
+            }
+        }
+        return SocketFailure.pinMismatch(host: host, serverPin: leafDigest.map { Base64.encode($0) })
+    }
+
+    /// SHA-256 of the DER SubjectPublicKeyInfo of `certificate`, the value HPKP's `pin-sha256` carried.
+    private func publicKeyDigest(of certificate: OpaquePointer) -> [UInt8]? {
+        guard let key = self.library.certificatePublicKey(certificate) else { return nil }
+        defer { self.library.publicKeyFree(key) }
+        let length = self.library.encodePublicKey(key, nil)
+        guard length > 0 else { return nil }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return self.library.encodePublicKey(key, &cursor)
+        }
+        guard written == length else { return nil }
+        return SHA256.hash(der)
+    }
+
+    /// True for an IPv4 or IPv6 literal: verified against the certificate's IP addresses, and sent without SNI.
+    static func isIPAddress(_ host: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    }
+
+    // MARK: - Bytes
+
+    func write(_ bytes: UnsafeRawBufferPointer, milliseconds: Int32) -> TransportFailure? {
+        var offset = 0
+        while offset < bytes.count {
+            self.library.errorClear()
+            let chunk = Int32(min(bytes.count - offset, Int(Int32.max)))
+            let written = self.library.write(self.ssl, bytes.baseAddress.map { $0 + offset }, chunk)
+            if written > 0 {
+                offset += Int(written)
+                continue
+            }
+            let code = self.library.getError(self.ssl, written)
+            if let failure = self.wait(after: code, result: written, milliseconds: milliseconds) { return failure }
+        }
+        return nil
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, milliseconds: Int32) -> Result<Int, TransportFailure> {
+        while true {
+            self.library.errorClear()
+            let count = self.library.read(self.ssl, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max))))
+            if count > 0 { return .success(Int(count)) }
+            let code = self.library.getError(self.ssl, count)
+            // The server's close-notify: the end of the stream.
+            if code == OpenSSL.errorZeroReturn { return .success(0) }
+            if let failure = self.wait(after: code, result: count, milliseconds: milliseconds) {
+                return .failure(failure)
+            }
+        }
+    }
+
+    /// After an `SSL_read`/`SSL_write` that returned `result` ≤ 0 with the `SSL_get_error` `code`: waits for the
+    /// direction OpenSSL wants (nil: try again), or the failure. Past the handshake every failure counts as a lost
+    /// connection, as a reset would on a plain socket — an end of stream without close-notify included (a response
+    /// cut short).
+    private func wait(after code: Int32, result: Int32, milliseconds: Int32) -> TransportFailure? {
+        let events: Int16
+        switch code {
+        case OpenSSL.errorWantRead: events = POSIXSocket.pollIn
+        case OpenSSL.errorWantWrite: events = POSIXSocket.pollOut
+        case OpenSSL.errorSyscall where result < 0 && POSIXSocket.lastError == EINTR: return nil
+        default:
+            self.library.errorClear()
+            return SocketFailure.connectionLost
+        }
+        let ready = POSIXSocket.wait(self.descriptor, for: events, milliseconds: milliseconds)
+        if ready == 0 { return .timedOut }
+        if ready < 0 { return SocketFailure.connectionLost }
+        return nil
+    }
+
+    /// Readable while idle: TLS 1.3 session tickets the server sent after the last response are read and dropped
+    /// here; an alert, an end of stream or any application data means the connection cannot be reused.
+    var isHealthyWhileIdle: Bool {
+        var byte: UInt8 = 0
+        // A few records at most: tickets come in ones and twos.
+        for _ in 0..<8 {
+            if self.library.pending(self.ssl) > 0 { return false }
+            guard POSIXSocket.wait(self.descriptor, for: POSIXSocket.pollIn, milliseconds: 0) > 0 else { return true }
+            self.library.errorClear()
+            let count = self.library.read(self.ssl, &byte, 1)
+            if count > 0 { return false }
+            guard self.library.getError(self.ssl, count) == OpenSSL.errorWantRead else {
+                self.library.errorClear()
+                return false
+            }
+        }
+        return false
+    }
+
+    func close() {
+        self.library.free(self.ssl)
+        POSIXSocket.closeDescriptor(self.descriptor)
+    }
+
+    /// The negotiated protocol (`TLSv1.3`), for logs and tests.
+    var protocolVersion: String {
+        self.library.version(self.ssl).map { String(cString: $0) } ?? "unknown"
+    }
+}

@@ -1,0 +1,422 @@
+import Foundation
+import LocalOrigin
+import Testing
+
+@testable import PubNubLegacy
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// TLS on the socket transport (`TLSStream`, `TLSContext`, OpenSSL loaded at run time), against a TLS terminator with
+/// certificates from a CA made at test time, in front of a LocalOrigin.
+///
+/// Linux only: Apple platforms keep URLSession for TLS, so the socket transport refuses `https` there.
+@Suite(.enabled(if: OpenSSLTests.loaded)) struct TLSStreamTests {
+    /// A LocalOrigin behind a terminator serving `identity` (signed by `authority`).
+    final class Rig: @unchecked Sendable {
+        // @unchecked: every member is a `let` of a thread-safe type, set in `init`.
+        let authority: TestCertificateAuthority
+        let origin: LocalOrigin
+        let proxy: TLSProxy
+
+        private init(authority: TestCertificateAuthority, origin: LocalOrigin, proxy: TLSProxy) {
+            self.authority = authority
+            self.origin = origin
+            self.proxy = proxy
+        }
+
+        /// A rig whose terminator serves a certificate issued by `issue` (default: valid for 127.0.0.1).
+        static func start(
+            mode: TLSProxy.Mode = .relay,
+            issue: (TestCertificateAuthority) throws -> TestCertificateAuthority.Identity = { try $0.issue("origin") }
+        ) async throws -> Rig {
+            let authority = try TestCertificateAuthority()
+            do {
+                let identity = try issue(authority)
+                let origin = try LocalOrigin.start()
+                do {
+                    let proxy = try await TLSProxy.start(forwardingTo: origin.port, identity: identity, mode: mode)
+                    return Rig(authority: authority, origin: origin, proxy: proxy)
+                } catch {
+                    origin.stop()
+                    throw error
+                }
+            } catch {
+                authority.remove()
+                throw error
+            }
+        }
+
+        func stop() {
+            self.proxy.stop()
+            self.origin.stop()
+            self.authority.remove()
+        }
+
+        /// `https://127.0.0.1:PORT/time/0` through the terminator, trusting this rig's CA unless told otherwise.
+        func time(
+            trust: TLSTrust? = nil,
+            relaxed: Bool = false,
+            timeout: TimeInterval = 20,
+            host: String = "127.0.0.1"
+        ) -> TransportRequest {
+            var request = SocketTransportTests.get("https://\(host):\(self.proxy.port ?? 0)/time/0", timeout: timeout)
+            request.trust = trust ?? TLSTrust(anchorCertificatesFile: self.authority.caFile.path)
+            request.relaxedCertificateValidation = relaxed
+            return request
+        }
+    }
+
+    static let handshakeFailed = URLError.Code.secureConnectionFailed.rawValue
+    static let untrusted = URLError.Code.serverCertificateUntrusted.rawValue
+
+    /// The TLS failure's code and text, or a test failure naming what came instead.
+    static func tlsFailure(
+        _ result: Result<TransportResponse, TransportFailure>,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> (code: Int, text: String)? {
+        guard case .failure(.tls(let code, let text)) = result else {
+            Issue.record("expected a TLS failure, got \(result)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return (code, text)
+    }
+
+    // MARK: - Traffic
+
+    @Test func requestsGoOverTLSAndShareOneKeptAliveConnection() async throws {
+        let rig = try await Rig.start()
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 4, label: "test")
+        defer { transport.invalidate() }
+        #expect(transport.supportsTLS)
+        for _ in 0..<3 {
+            let answer = try await SocketTransportTests.outcome(transport, rig.time()).get()
+            #expect(answer.status == 200)
+            #expect(String(decoding: answer.body, as: UTF8.self).hasPrefix("["))
+        }
+        // A publish with a body too, on the same connection.
+        var publish = SocketTransportTests.get(
+            "https://127.0.0.1:\(rig.proxy.port ?? 0)/publish/demo/demo/0/tls/0?uuid=u",
+            timeout: 20
+        )
+        publish.method = "POST"
+        publish.body = Data("\"over TLS\"".utf8)
+        publish.trust = TLSTrust(anchorCertificatesFile: rig.authority.caFile.path)
+        let published = try await SocketTransportTests.outcome(transport, publish).get()
+        #expect(published.status == 200)
+        #expect(rig.origin.counters.publishes == 1)
+        #expect(rig.proxy.connections == [.tls])
+        #expect(transport.idleConnectionCount == 1)
+        // The Host header names the default-less port, as for plain HTTP.
+        #expect(rig.origin.requestLog.count == 4)
+    }
+
+    @Test func anIdleTLSConnectionTheServerClosedIsReplacedWithoutAFailure() async throws {
+        let rig = try await Rig.start()
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 2, label: "test")
+        defer { transport.invalidate() }
+        _ = try await SocketTransportTests.outcome(transport, rig.time()).get()
+        #expect(transport.idleConnectionCount == 1)
+        rig.origin.closeAllConnections()
+        // The terminator passes the close on; give it time to reach the client's socket.
+        try await Task.sleep(for: .milliseconds(200))
+        let second = try await SocketTransportTests.outcome(transport, rig.time()).get()
+        #expect(second.status == 200)
+        #expect(rig.proxy.connections == [.tls, .tls])
+    }
+
+    @Test func relaxedAndStrictRequestsNeverShareAConnection() async throws {
+        let rig = try await Rig.start()
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 4, label: "test")
+        defer { transport.invalidate() }
+        let caPin = try #require(PNConfiguration.pinDigest(try rig.authority.pin(of: rig.authority.caFile)))
+        let pinned = TLSTrust(anchorCertificatesFile: rig.authority.caFile.path, pinnedKeyDigests: [caPin])
+        for _ in 0..<2 {
+            for request in [rig.time(relaxed: true), rig.time(), rig.time(trust: pinned)] {
+                #expect(try await SocketTransportTests.outcome(transport, request).get().status == 200)
+            }
+        }
+        // Three kinds of checks, three connections, each reused by its own kind only: none was lent to a request
+        // that asked for other checks.
+        #expect(rig.proxy.connections == [.tls, .tls, .tls])
+        #expect(transport.idleConnectionCount == 3)
+    }
+
+    @Test func writingToAConnectionTheServerResetFailsWithoutEndingTheProcess() async throws {
+        // OpenSSL writes with `write`, which raises SIGPIPE on a reset connection; the workers block that signal.
+        // The terminator completes the handshake, finds the origin gone and closes; the client is still writing a
+        // large body, so its later writes meet the reset.
+        let rig = try await Rig.start()
+        defer { rig.stop() }
+        rig.origin.stop()
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        for _ in 0..<3 {
+            var request = rig.time()
+            request.method = "POST"
+            request.body = Data(repeating: 0x20, count: 4_000_000)
+            let result = await SocketTransportTests.outcome(transport, request)
+            #expect(result == .failure(SocketFailure.connectionLost))
+        }
+    }
+
+    // MARK: - Failures
+
+    @Test func anExpiredCertificateIsRefusedWithBadDate() async throws {
+        let rig = try await Rig.start { try $0.issue("expired", daysFrom: -30, daysTo: -1) }
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        let failure = Self.tlsFailure(await SocketTransportTests.outcome(transport, rig.time()))
+        #expect(failure?.code == URLError.Code.serverCertificateHasBadDate.rawValue)
+        #expect(failure?.text.contains("The certificate of 127.0.0.1 has expired") == true, "\(failure?.text ?? "")")
+        #expect(rig.origin.counters.requests == 0)
+    }
+
+    @Test func aCertificateNotYetValidIsRefused() async throws {
+        let rig = try await Rig.start { try $0.issue("future", daysFrom: 1, daysTo: 3) }
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        let failure = Self.tlsFailure(await SocketTransportTests.outcome(transport, rig.time()))
+        #expect(failure?.code == URLError.Code.serverCertificateNotYetValid.rawValue)
+        #expect(failure?.text.contains("is not valid yet") == true, "\(failure?.text ?? "")")
+    }
+
+    @Test func aCertificateForAnotherHostIsRefused() async throws {
+        let rig = try await Rig.start { try $0.issue("elsewhere", san: "DNS:wrong.example,IP:10.9.8.7") }
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        let byAddress = Self.tlsFailure(await SocketTransportTests.outcome(transport, rig.time()))
+        #expect(byAddress?.code == Self.untrusted)
+        #expect(byAddress?.text.contains("does not name 127.0.0.1") == true, "\(byAddress?.text ?? "")")
+        // A host name is checked against the certificate's names the same way.
+        let byName = Self.tlsFailure(await SocketTransportTests.outcome(transport, rig.time(host: "localhost")))
+        #expect(byName?.code == Self.untrusted)
+        #expect(byName?.text.contains("does not name localhost") == true, "\(byName?.text ?? "")")
+        #expect(rig.origin.counters.requests == 0)
+    }
+
+    @Test func aCertificateFromAnUnknownAuthorityIsRefused() async throws {
+        let rig = try await Rig.start()
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        // The system trust store does not know the test CA.
+        let system = Self.tlsFailure(await SocketTransportTests.outcome(transport, rig.time(trust: TLSTrust())))
+        #expect(system?.code == Self.untrusted)
+        #expect(
+            system?.text.contains("is not issued by an authority in the system trust store") == true,
+            "\(system?.text ?? "")"
+        )
+        // Nor does another test CA.
+        let other = try TestCertificateAuthority()
+        defer { other.remove() }
+        let foreign = TLSTrust(anchorCertificatesFile: other.caFile.path)
+        let refused = Self.tlsFailure(await SocketTransportTests.outcome(transport, rig.time(trust: foreign)))
+        #expect(refused?.code == Self.untrusted)
+        #expect(refused?.text.contains("an authority in the anchor certificates in \(other.caFile.path)") == true)
+        #expect(rig.origin.counters.requests == 0)
+    }
+
+    @Test func aSelfSignedCertificateIsRefusedStrictAndAcceptedRelaxed() async throws {
+        let rig = try await Rig.start { try $0.issue("self", selfSigned: true) }
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        let strict = Self.tlsFailure(await SocketTransportTests.outcome(transport, rig.time()))
+        #expect(strict?.code == Self.untrusted)
+        #expect(strict?.text.contains("self-signed") == true, "\(strict?.text ?? "")")
+        let relaxed = try await SocketTransportTests.outcome(transport, rig.time(relaxed: true)).get()
+        #expect(relaxed.status == 200)
+    }
+
+    @Test func aMissingAnchorsFileFailsTheHandshakeNamingTheFile() async throws {
+        let rig = try await Rig.start()
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        let missing = rig.authority.folder.appendingPathComponent("missing.pem").path
+        let failure = Self.tlsFailure(
+            await SocketTransportTests.outcome(transport, rig.time(trust: TLSTrust(anchorCertificatesFile: missing)))
+        )
+        #expect(failure?.code == Self.handshakeFailed)
+        #expect(
+            failure?.text.hasPrefix("TLS cannot be set up: the anchor certificates file \(missing) cannot be loaded")
+                == true,
+            "\(failure?.text ?? "")"
+        )
+    }
+
+    // MARK: - Pins
+
+    @Test func aPinOfTheServerOrOfItsAuthorityIsAcceptedAndAnyOtherRefused() async throws {
+        let rig = try await Rig.start()
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        let leafPin = try rig.authority.pin(of: rig.authority.folder.appendingPathComponent("origin.pem"))
+        let caPin = try rig.authority.pin(of: rig.authority.caFile)
+        let anchors = rig.authority.caFile.path
+        for pin in [leafPin, caPin] {
+            let digest = try #require(PNConfiguration.pinDigest(pin))
+            let trust = TLSTrust(anchorCertificatesFile: anchors, pinnedKeyDigests: [digest])
+            let answer = try await SocketTransportTests.outcome(transport, rig.time(trust: trust)).get()
+            #expect(answer.status == 200)
+        }
+        let wrong = TLSTrust(anchorCertificatesFile: anchors, pinnedKeyDigests: [SHA256.hash("another key")])
+        let failure = Self.tlsFailure(await SocketTransportTests.outcome(transport, rig.time(trust: wrong)))
+        #expect(failure?.code == Self.untrusted)
+        #expect(failure?.text.contains("The public key of 127.0.0.1 matches none of the pinned keys") == true)
+        // The failure names the server's own pin, so a configuration can be checked against it.
+        #expect(failure?.text.contains(leafPin) == true, "\(failure?.text ?? "") vs \(leafPin)")
+    }
+
+    @Test func relaxedValidationStillEnforcesPinsAgainstTheServerKeyOnly() async throws {
+        let rig = try await Rig.start { try $0.issue("self", selfSigned: true) }
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        let pin = try #require(
+            PNConfiguration.pinDigest(
+                try rig.authority.pin(of: rig.authority.folder.appendingPathComponent("self.pem"))
+            )
+        )
+        let pinned = TLSTrust(pinnedKeyDigests: [pin])
+        #expect(
+            try await SocketTransportTests.outcome(transport, rig.time(trust: pinned, relaxed: true)).get().status
+                == 200
+        )
+        let other = TLSTrust(pinnedKeyDigests: [SHA256.hash("not it")])
+        let failure = Self.tlsFailure(
+            await SocketTransportTests.outcome(transport, rig.time(trust: other, relaxed: true))
+        )
+        #expect(failure?.text.contains("matches none of the pinned keys") == true)
+    }
+
+    // MARK: - Handshakes that do not finish
+
+    @Test func aHandshakeCutByTheServerIsAHandshakeFailure() async throws {
+        let rig = try await Rig.start(mode: .cutHandshake)
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        let failure = Self.tlsFailure(await SocketTransportTests.outcome(transport, rig.time()))
+        #expect(failure?.code == Self.handshakeFailed)
+        #expect(
+            failure?.text.hasPrefix("The TLS handshake with 127.0.0.1 failed: the connection") == true,
+            "\(failure?.text ?? "")"
+        )
+        try await rig.proxy.waitForConnection(.tlsCut)
+    }
+
+    @Test func tlsToAPlainHTTPPortIsAHandshakeFailure() async throws {
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        let result = await SocketTransportTests.outcome(
+            transport,
+            SocketTransportTests.get("https://\(origin.address)/time/0")
+        )
+        let failure = Self.tlsFailure(result)
+        #expect(failure?.code == Self.handshakeFailed)
+        #expect(failure?.text.hasPrefix("The TLS handshake with 127.0.0.1 failed: ") == true, "\(failure?.text ?? "")")
+        #expect(failure?.text.contains("the server does not speak TLS on this port") == true, "\(failure?.text ?? "")")
+        #expect(failure?.text.contains("wrong version number") == true, "\(failure?.text ?? "")")
+        #expect(origin.counters.requests == 0)
+    }
+
+    @Test func aStalledHandshakeTimesOutAndCanBeCancelled() async throws {
+        // A server that accepts and never answers: it waits for an HTTP head, and a ClientHello never ends one.
+        let server = try RawHTTPServer { _ in .hangUp }
+        defer { server.stop() }
+        let transport = SocketTransport(maximumConnections: 2, label: "test")
+        defer { transport.invalidate() }
+        let url = "https://127.0.0.1:\(server.port)/time/0"
+        let timedOut = await SocketTransportTests.outcome(transport, SocketTransportTests.get(url, timeout: 0.5))
+        #expect(timedOut == .failure(.timedOut))
+        let log = CompletionLog()
+        let task = transport.send(SocketTransportTests.get(url, timeout: 60), completion: log.completion(0))
+        try await TLSStreamTests.waitUntil { server.accepted >= 2 }
+        task.cancel()
+        try await log.waitFor(1)
+        #expect(log.results(0) == [.failure(.cancelled)])
+    }
+
+    /// Polls `condition` every 5 ms until it holds; records an issue after `seconds`.
+    static func waitUntil(within seconds: Double = 20, _ condition: () -> Bool) async throws {
+        try await SocketTransportTests.waitUntil(within: seconds, condition)
+    }
+}
+
+/// The run-time loader of OpenSSL.
+@Suite struct OpenSSLTests {
+    /// True where the socket transport speaks TLS: Linux with OpenSSL.
+    static var loaded: Bool {
+        (try? OpenSSL.shared.get()) != nil
+    }
+
+    @Test func everyFunctionResolvesOnLinux() {
+        #if os(Linux)
+        // FoundationNetworking links OpenSSL, so the library is there wherever this package runs on Linux.
+        if case .failure(let failure) = OpenSSL.shared {
+            Issue.record("OpenSSL did not load: \(failure)")
+        }
+        #else
+        #expect(!Self.loaded)
+        #endif
+    }
+
+    @Test func aMissingLibraryIsNamed() {
+        let result = OpenSSL.load(candidates: [("libssl-missing.so.9", "libcrypto-missing.so.9")])
+        guard case .failure(let failure) = result else {
+            Issue.record("a missing library loaded")
+            return
+        }
+        #expect(failure.reason.hasPrefix("libssl-missing.so.9 cannot be loaded"), "\(failure)")
+    }
+
+    @Test func aMissingFunctionIsNamed() throws {
+        #if os(Linux)
+        let library = try #require(dlopen("libssl.so.3", RTLD_NOW))
+        let result = OpenSSL.resolve { name in name == "SSL_set1_host" ? nil : dlsym(library, name) }
+        guard case .failure(let failure) = result else {
+            Issue.record("resolved without SSL_set1_host")
+            return
+        }
+        #expect(failure.reason == "the function SSL_set1_host is missing")
+        #endif
+    }
+
+    @Test func withoutOpenSSLTLSGoesToURLSessionAndTheFallbackIsLoggedOnce() async throws {
+        let lines = Locked<[String]>([])
+        let notice = TLSFallbackNotice(reason: { "libssl.so.3 cannot be loaded" }) { line in
+            lines.withLock { $0.append(line) }
+        }
+        let sockets = SocketTransport(maximumConnections: 1, label: "test", openSSL: nil)
+        #expect(!sockets.supportsTLS)
+        let session = FakeTransport { _ in .respond(200, "session") }
+        let routing = RoutingTransport(plain: sockets, plainCarriesTLS: sockets.supportsTLS) {
+            notice.fellBack()
+            return session
+        }
+        defer { routing.invalidate() }
+        for _ in 0..<2 {
+            let answer = await SocketTransportTests.outcome(routing, SocketTransportTests.get("https://a.example/"))
+            #expect(try answer.get().body == Data("session".utf8))
+        }
+        notice.fellBack()
+        #expect(session.requests.count == 2)
+        #expect(lines.current == ["libssl.so.3 cannot be loaded"])
+        // Where nothing failed (Apple platforms), nothing is said.
+        let silent = TLSFallbackNotice(reason: { nil }) { line in lines.withLock { $0.append(line) } }
+        silent.fellBack()
+        #expect(lines.current.count == 1)
+    }
+}
