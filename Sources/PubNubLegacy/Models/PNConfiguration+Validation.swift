@@ -94,9 +94,11 @@ extension PNConfiguration {
     }
 
     /// Splits `host[:port]` (IPv6 hosts in brackets: `[::1]:8090`); nil when `origin` is not of that form
-    /// (empty, a URL with a scheme or path, a port outside 1…65535).
+    /// (empty, a URL with a scheme or path, a port outside 1…65535, characters no URL host can hold).
     static func parseOrigin(_ origin: String) -> (host: String, port: Int?)? {
-        guard !origin.isEmpty, !origin.contains(where: { $0.isWhitespace || "/?#@\\".contains($0) }) else {
+        guard !origin.isEmpty, !origin.contains(where: { $0.isWhitespace || "/?#@\\".contains($0) }),
+            URL(string: "http://\(origin)/") != nil
+        else {
             return nil
         }
         let host: Substring
