@@ -39,6 +39,14 @@ adapter_of() {
     esac
 }
 
+dictionary_of() {
+    case "$1" in
+    origin-http-parser | client-http-response) echo http ;;
+    origin-router) echo router ;;
+    *) echo json ;;
+    esac
+}
+
 # True when $1 is missing or older than any of the other paths.
 stale() {
     local product=$1
@@ -92,7 +100,7 @@ run_target() {
     local corpus="$out/corpus/$target" artifacts="$out/artifacts/$target/" seeds="Fuzz/Corpus/$target"
     mkdir -p "$corpus" "$artifacts"
     local flags=(-timeout=1 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 -artifact_prefix="$artifacts")
-    if [ -f "Fuzz/Dictionaries/$target.dict" ]; then flags+=(-dict="Fuzz/Dictionaries/$target.dict"); fi
+    flags+=(-dict="Fuzz/Dictionaries/$(dictionary_of "$target").dict")
     if [ "$seconds" = 0 ]; then flags+=(-runs=0); else flags+=(-max_total_time="$seconds"); fi
     # shellcheck disable=SC2206 # FUZZ_FLAGS is a list of flags on purpose
     flags+=(${FUZZ_FLAGS:-})

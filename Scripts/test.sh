@@ -2,7 +2,7 @@
 # The project's test command (README "Test"). Runs on a fresh machine: builds with warnings as errors, checks the
 # format, creates the venv with the pinned official PubNub Python SDK (the Swift suites use it as a peer), runs the
 # Swift suites (plain and under ThreadSanitizer), then the interop suite that drives that SDK against LocalOrigin,
-# then a quick run of `LegacyDemo bench` as a smoke test.
+# then every fuzz target for a few seconds and a quick run of `LegacyDemo bench`, as smoke tests.
 # Set SKIP_TSAN=1 to skip the sanitizer run while iterating.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,6 +40,11 @@ fi
 step "interop: official PubNub Python SDK against LocalOrigin"
 LEGACY_DEMO_BIN="$(swift build --show-bin-path)/LegacyDemo" \
     "$venv/bin/python" -m pytest -q -p no:cacheprovider Tests/Interop
+
+# Every libFuzzer target (Fuzz/README.md) briefly, from its seeds: a crash, leak or slow input fails the run. Builds
+# the two modules with AddressSanitizer first (about a minute each on 2 cores). FUZZ_SECONDS lengthens it.
+step "fuzz smoke: every target for ${FUZZ_SECONDS:-10} s"
+Scripts/fuzz.sh all "${FUZZ_SECONDS:-10}"
 
 # A smoke test of the benchmark (Scripts/bench.sh runs it in a release build): every workload runs and reports.
 # Debug build, quick counts; no figure is judged.
