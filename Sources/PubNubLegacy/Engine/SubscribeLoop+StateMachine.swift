@@ -350,7 +350,7 @@ extension SubscribeLoop {
                 return abandon + self.continuePolling()
             case .transport, .connectionLost:
                 return abandon + [.checkConnection]
-            case .response(.malformedJSON), .response(.notUTF8):
+            case .response(.malformedJSON), .response(.malformedField), .response(.notUTF8):
                 self.malformedAttempts += 1
                 if self.malformedAttempts < Self.maximumMalformedAttempts {
                     return abandon + self.continuePolling()

@@ -120,7 +120,11 @@ import Testing
         #expect(parsed.messages.count == 2)
         #expect(parsed.start == 14_820_999_261_239_656)
         #expect(parsed.end == 14_820_999_264_622_346)
-        #expect(throws: ResponseFailure.malformedJSON) {
+        #expect(
+            throws: ResponseFailure.malformedField(
+                "the history start is the string \"x\", expected a time token (an integer or a string of digits)"
+            )
+        ) {
             try ResponseParser.history(Self.response(200, "[[],\"x\",0]")).get()
         }
         let empty = try ResponseParser.history(Self.response(200, "[[],0,0]")).get()
