@@ -19,7 +19,8 @@ extension PNConfiguration {
 
     /// 3.4's `-isValid`, extended: the publish, subscribe and secret keys are non-empty (the secret defaults to
     /// `"0"`, so only an explicit `""` fails), and — checks this package adds — the origin is a host with an
-    /// optional `:port`, and the timeouts are positive.
+    /// optional `:port`, the timeouts are positive, the keys and the authorization key fit in
+    /// `maximumKeyLength`, and the `uuid` (when set) is not empty and fits in `maximumUUIDLength`.
     public func isValid() -> Bool {
         self.validationProblems().isEmpty
     }
@@ -53,6 +54,25 @@ extension PNConfiguration {
         let isMissingKey: Bool
     }
 
+    /// The longest publish, subscribe, secret or authorization key accepted, in UTF-8 bytes: real keys are about
+    /// 42 bytes and access tokens a few hundred; every request carries them, percent-escaped, in a URL the service
+    /// caps at about 32 KiB, most of which a message may need.
+    public static let maximumKeyLength = 4_096
+
+    /// The longest client identifier (`uuid`) accepted, in UTF-16 code units: the hard limit PubNub documents for
+    /// user IDs.
+    public static let maximumUUIDLength = 92
+
+    /// Why `uuid` cannot identify a client (empty, or longer than `maximumUUIDLength`), nil when it can.
+    static func uuidProblem(_ uuid: String) -> String? {
+        if uuid.isEmpty { return "uuid must not be empty" }
+        let length = uuid.utf16.count
+        guard length <= maximumUUIDLength else {
+            return "uuid has \(length) UTF-16 code units, more than the \(maximumUUIDLength) PubNub allows"
+        }
+        return nil
+    }
+
     private func validationProblems() -> [Problem] {
         let settings = self.settings.current
         var problems: [Problem] = []
@@ -61,6 +81,20 @@ extension PNConfiguration {
             (settings.secretKey, "secret key"),
         ] where value.isEmpty {
             problems.append(Problem(text: name, isMissingKey: true))
+        }
+        for (value, name) in [
+            (settings.publishKey, "publish key"), (settings.subscriptionKey, "subscribe key"),
+            (settings.secretKey, "secret key"), (settings.authorizationKey, "authorization key"),
+        ] where value.utf8.count > PNConfiguration.maximumKeyLength {
+            problems.append(
+                Problem(
+                    text: "\(name) has \(value.utf8.count) bytes, more than \(PNConfiguration.maximumKeyLength)",
+                    isMissingKey: false
+                )
+            )
+        }
+        if let uuid = settings.uuid, let problem = PNConfiguration.uuidProblem(uuid) {
+            problems.append(Problem(text: problem, isMissingKey: false))
         }
         if PNConfiguration.parseOrigin(settings.origin) == nil {
             problems.append(
