@@ -120,8 +120,9 @@ public class PNChannel: Hashable, CustomStringConvertible, @unchecked Sendable {
         if self.name.isEmpty {
             problem = "PubNub client can't use a channel with an empty name"
         } else if length > PNChannel.maximumNameLength {
-            problem = "PubNub client can't use channel '\(self.shortName)': its name has \(length) UTF-16 code units, "
-                + "more than the \(PNChannel.maximumNameLength) PubNub allows"
+            problem =
+                "PubNub client can't use channel '\(self.shortName)': its name has \(length) UTF-16 code units, more "
+                + "than the \(PNChannel.maximumNameLength) PubNub allows"
         } else if self.name.contains(",") {
             problem = "PubNub client can't use channel '\(self.shortName)': ',' separates channel names"
         } else if self.name.contains("/") {

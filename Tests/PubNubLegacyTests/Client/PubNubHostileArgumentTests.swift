@@ -21,6 +21,8 @@ import Testing
         /// The call succeeds: the block entry labelled `block` carries no error, and the origin receives a request
         /// whose target contains `sends` and not `never`.
         case succeeds(block: String, sends: String, never: String?)
+        /// Nothing to do: the call completes at once without an error on all four channels, and sends nothing.
+        case completesLocally
     }
 
     struct Row: Sendable, CustomStringConvertible {
@@ -289,7 +291,55 @@ import Testing
                 expectation: refused,
                 call: configured { $0.nonSubscriptionRequestTimeout = .nan }
             ),
+            Row(description: "configuration: nil keys", expectation: refused) { client, _, _ in
+                client.setConfiguration(
+                    PNConfiguration(origin: nil, publishKey: nil, subscribeKey: nil, secretKey: nil, cipherKey: nil)
+                )
+            },
+            // Empty channel lists.
+            Row(description: "subscribe: no channels", expectation: .completesLocally) { client, four, _ in
+                client.subscribeOnChannels([], withCompletionHandlingBlock: four.subscribeBlock)
+            },
+            Row(description: "unsubscribe: no channels", expectation: .completesLocally) {
+                client,
+                four,
+                _ in
+                client.unsubscribeFromChannels([], withCompletionHandlingBlock: four.channelsBlock("unsubscribe"))
+            },
+            Row(description: "presence on: no channels", expectation: .completesLocally) {
+                client,
+                four,
+                _ in
+                client.enablePresenceObservationForChannels([], withCompletionHandlingBlock: four.channelsBlock("p"))
+            },
+            Row(description: "push on: no channels", expectation: .completesLocally) { client, four, _ in
+                client.enablePushNotificationsOnChannels(
+                    [],
+                    withDevicePushToken: token,
+                    andCompletionHandlingBlock: four.channelsBlock("pushOn")
+                )
+            },
+            Row(description: "push off: no channels", expectation: .completesLocally) { client, four, _ in
+                client.disablePushNotificationsOnChannels(
+                    [],
+                    withDevicePushToken: token,
+                    andCompletionHandlingBlock: four.channelsBlock("pushOff")
+                )
+            },
             // Accepted values: they reach the origin as they should.
+            Row(
+                description: "history: nil dates",
+                expectation: .succeeds(block: "history", sends: "/v2/history/", never: "start=")
+            ) { client, four, _ in
+                client.requestHistoryForChannel(
+                    PNChannel.channelWithName("fine"),
+                    from: nil,
+                    to: nil,
+                    limit: 0,
+                    reverseHistory: false,
+                    withCompletionBlock: four.historyBlock
+                )
+            },
             Row(
                 description: "uuid: control character and non-ASCII, escaped",
                 expectation: .succeeds(block: "time", sends: "uuid=%C3%BC%01x", never: nil)
@@ -388,6 +438,14 @@ import Testing
             let time = window.first { $0.channel == .block && $0.label == "time" }
             #expect(time?.key.hasPrefix("token:") == true, "the next call failed: \(window)")
             // Only the follow-up time request reached the origin.
+            #expect(origin.counters.requests == requestsBefore + 1, "\(origin.requestLog.suffix(3))")
+        case .completesLocally:
+            try await Self.waitUntil { four.entries.dropFirst(start).contains { $0.channel == .block } }
+            client.requestServerTimeTokenWithCompletionBlock(four.timeBlock)
+            try await Self.waitUntil { four.entries.dropFirst(start).contains { $0.label == "time" } }
+            let window = four.entries.dropFirst(start).filter { !$0.key.hasPrefix("token:") }
+            #expect(window.map(\.channel).sorted() == Self.allFour.sorted(), "\(window)")
+            #expect(Set(window.map(\.key)) == ["channels:"], "\(window)")
             #expect(origin.counters.requests == requestsBefore + 1, "\(origin.requestLog.suffix(3))")
         case .succeeds(let block, let sends, let never):
             try await Self.waitUntil {
