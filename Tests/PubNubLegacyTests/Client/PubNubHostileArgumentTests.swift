@@ -439,7 +439,9 @@ import Testing
             }
             // The next call works; by then every channel had time to report the bad one twice, had it done so.
             client.requestServerTimeTokenWithCompletionBlock(four.timeBlock)
-            try await Self.waitUntil { four.entries.dropFirst(start).contains { $0.label == "time" } }
+            try await Self.waitUntil {
+                four.entries.dropFirst(start).contains { $0.channel == .block && $0.label == "time" }
+            }
             let window = Array(four.entries.dropFirst(start))
             let failures = window.filter { $0.key.hasPrefix("error(") }
             #expect(failures.map(\.channel).sorted() == channels.sorted(), "\(window)")
@@ -450,7 +452,9 @@ import Testing
         case .completesLocally:
             try await Self.waitUntil { four.entries.dropFirst(start).contains { $0.channel == .block } }
             client.requestServerTimeTokenWithCompletionBlock(four.timeBlock)
-            try await Self.waitUntil { four.entries.dropFirst(start).contains { $0.label == "time" } }
+            try await Self.waitUntil {
+                four.entries.dropFirst(start).contains { $0.channel == .block && $0.label == "time" }
+            }
             let window = four.entries.dropFirst(start).filter { !$0.key.hasPrefix("token:") }
             #expect(window.map(\.channel).sorted() == Self.allFour.sorted(), "\(window)")
             #expect(Set(window.map(\.key)) == ["channels:"], "\(window)")
