@@ -142,7 +142,7 @@ def record(address):
           bytes([2, 7, 0, 0]) + b'{"message":"Forbidden","payload":{"channels":["chat"]},"error":true,"service":'
           b'"Access Manager","status":403}')
     write("client-responses", "publish-refused", bytes([1, 5, 0, 0]) + b'[0,"Invalid Key","14000000000000000"]')
-    # An encrypted history answer (3.4 standard, key "enigma": "Hello World" from CRYPTO.md §1.3).
+    # An encrypted history answer (3.4 standard, key "enigma": "Hello World" from docs/CRYPTO.md §1.3).
     write("client-responses", "history-encrypted",
           bytes([3, 0, 1, 0]) + b'[["06UDjczkvAAYcqWfNwkOiQ=="],14000000000000000,14000000000000001]')
     write("client-responses", "built-subscribe", bytes([2, 0, 0, 1, 6, 3, 0, 6, 1, 2, 3, 7, 2]))

@@ -168,7 +168,7 @@ extension PubNub {
     ///
     /// Success: `didDisablePushNotificationsOnChannels:` and the block with a nil error (at once, without a request,
     /// for an empty list). Failure: `pushNotificationDisableDidFailWithError:` (not the enable callback, unlike 3.4:
-    /// DESIGN.md D4) and the block, with the same codes as enabling. The block is called exactly once, on the
+    /// docs/DESIGN.md D4) and the block, with the same codes as enabling. The block is called exactly once, on the
     /// delivery queue.
     public func disablePushNotificationsOnChannels(
         _ channels: [PNChannel],

@@ -111,7 +111,7 @@ public class PNChannel: Hashable, CustomStringConvertible, @unchecked Sendable {
 
     /// The error every operation reports for this channel's name before sending anything, or nil when the name
     /// is usable: empty names, names containing `,` (the separator of channel lists) or `/` (a path separator)
-    /// (DESIGN.md §3), names with a control character (U+0000–U+001F, U+007F) and names longer than
+    /// (docs/DESIGN.md §3), names with a control character (U+0000–U+001F, U+007F) and names longer than
     /// `maximumNameLength` are refused with `kPNRestrictedCharacterInChannelNameError`. The channel is the error's
     /// associated object.
     public func validationError() -> PNError? {
