@@ -1,11 +1,14 @@
 // swift-tools-version:6.0
-// The PubNub 3.4 compatibility layer. Foundation and Dispatch only: no package dependencies (DESIGN.md §1).
+// The PubNub 3.4 compatibility layer. Foundation and Dispatch only: no package dependencies (docs/DESIGN.md §1).
 // Warnings are errors in every build the project runs (`Scripts/test.sh` passes -warnings-as-errors); the flag is
 // not set here because SwiftPM refuses unsafe flags in packages that others depend on.
 import PackageDescription
 
 let package = Package(
     name: "PubNubLegacy",
+    // The platforms the code is written for. Linux is what `Scripts/test.sh` builds and tests; Apple platforms are
+    // not built here. Their minimums are those of the clock APIs the tests use (`ContinuousClock`, `Duration`).
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "PubNubLegacy", targets: ["PubNubLegacy"]),
         .library(name: "PNObservation", targets: ["PNObservation"]),
@@ -14,7 +17,11 @@ let package = Package(
     ],
     targets: [
         .target(name: "PubNubLegacy"),
-        .testTarget(name: "PubNubLegacyTests", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
+        .testTarget(
+            name: "PubNubLegacyTests",
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "TestSupport"],
+            resources: [.copy("Fixtures/crypto-vectors.json")]  // docs/CRYPTO.md §6
+        ),
         .target(name: "PNObservation", dependencies: ["PubNubLegacy"]),
         .testTarget(name: "PNObservationTests", dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin"]),
         .target(name: "LocalOrigin"),
@@ -22,6 +29,14 @@ let package = Package(
         .executableTarget(name: "LegacyDemo", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
         .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo"]),
         .testTarget(name: "SnippetTests", dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin"]),
+        // Real 3.x programs ported by the mechanical rule, driven against LocalOrigin (MIGRATION.md "Porting a real
+        // app").
+        .testTarget(
+            name: "PortedAppsTests",
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "TestSupport"]
+        ),
+        // What several test targets share: the lock of the process-wide state (shared client, logger, defaults).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

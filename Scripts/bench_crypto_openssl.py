@@ -1,7 +1,7 @@
 """OpenSSL's figures for Scripts/bench-crypto.sh, through Python's `cryptography` package.
 
 Does per message what MessageCryptorThroughputTests times for the Swift client, in the 3.4 standard scheme
-(spec/CRYPTO.md §1): encrypt = JSON text -> '"' + base64(AES-256-CBC(PKCS#7(text))) + '"'; decrypt = base64 ->
+(docs/CRYPTO.md §1): encrypt = JSON text -> '"' + base64(AES-256-CBC(PKCS#7(text))) + '"'; decrypt = base64 ->
 AES-256-CBC -> padding removed -> UTF-8 text. Same messages, same timing rule (best of 9 rounds of >= 50 ms).
 Prints `BENCH <name> <value> <unit>` lines. The per-message figures include the Python interpreter's own overhead.
 """

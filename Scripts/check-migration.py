@@ -3,8 +3,8 @@
 
   (a) Every Swift spelling in MIGRATION.md's mapping tables is a public declaration of the package: the
       declarations come from `swift package dump-symbol-graph --minimum-access-level public`.
-  (b) Every 3.4 name listed in the tables of section 2 of ../shared/spec/API-3.4.md (relative to the package root)
-      appears in the "3.4" column of a MIGRATION.md table that declares that spec section.
+  (b) Every 3.4 name listed in the tables of section 2 of docs/API-3.4.md appears in the "3.4" column of a
+      MIGRATION.md table that declares that section.
   (c) Tests/SnippetTests/Snippets.generated.swift is what Scripts/extract-snippets.py makes of the documents.
 Before them it tests its own comparison rules on fixed samples, so a bug there cannot make every check pass.
 
@@ -14,7 +14,7 @@ MIGRATION.md table convention. A mapping table is preceded by a marker comment (
 
     <!-- check: spec=2.1.1,2.1.2 Swift=PubNub Alias=- -->
 
-- `spec=` lists the API-3.4.md sections whose names the table's "3.4" column covers (optional).
+- `spec=` lists the docs/API-3.4.md sections whose names the table's "3.4" column covers (optional).
 - Every other `Column=Container` pair names a column whose `code spans` are Swift declarations, written as the
   symbol graph prints them (`static func connect()`, `var origin: String`, `case PNMessageSent`), and the type
   that declares them (`PubNub`, `Notification.Name`, `-` for top level). Spans are compared after normalising:
@@ -35,9 +35,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MIGRATION = ROOT / "MIGRATION.md"
-SPEC = ROOT / ".." / "shared" / "spec" / "API-3.4.md"
+SPEC = ROOT / "docs" / "API-3.4.md"
 PACKAGE_MODULES = {"PubNubLegacy", "PNObservation", "LocalOrigin"}
-# Header names of the API-3.4.md section-2 columns that hold 3.4 names.
+# Header names of the docs/API-3.4.md section-2 columns that hold 3.4 names.
 SPEC_NAME_COLUMNS = {
     "ObjC selector",
     "ObjC",
@@ -282,14 +282,14 @@ def migration_tables(text):
 
 
 def spec_names(text):
-    """{section: [3.4 names]} from the tables of API-3.4.md section 2."""
+    """{section: [3.4 names]} from the tables of docs/API-3.4.md section 2."""
     names = {}
     for line, section, _, header, rows in read_tables(text):
         if not section.startswith("2."):
             continue
         columns = [index for index, title in enumerate(header) if title in SPEC_NAME_COLUMNS]
         if not columns:
-            raise CheckError(f"API-3.4.md:{line}: table in §{section} has no known name column ({header})")
+            raise CheckError(f"docs/API-3.4.md:{line}: table in §{section} has no known name column ({header})")
         for row in rows:
             for index in columns:
                 for span in code_spans(row[index] if index < len(row) else ""):
@@ -355,7 +355,7 @@ def main():
     print(f"self-test of the comparison rules: {'FAILED' if failures else 'OK'}")
     try:
         if not SPEC.exists():
-            raise CheckError(f"the 3.4 API reference is missing: expected {SPEC.resolve()} (../shared/spec/API-3.4.md)")
+            raise CheckError(f"the 3.4 API reference is missing: expected {SPEC}")
         if not MIGRATION.exists():
             raise CheckError(f"{MIGRATION} is missing")
         spellings, covered, problems = migration_tables(MIGRATION.read_text(encoding="utf-8"))
@@ -365,7 +365,7 @@ def main():
         reference = spec_names(SPEC.read_text(encoding="utf-8"))
         total = sum(len(names) for names in reference.values())
         uncovered = [
-            f"API-3.4.md §{section}: `{name}` is in no MIGRATION.md table marked spec={section}"
+            f"docs/API-3.4.md §{section}: `{name}` is in no MIGRATION.md table marked spec={section}"
             for section, names in reference.items()
             for name in names
             if name not in covered.get(section, set())

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The project's test command (README "Test"). Runs on a fresh machine: builds with warnings as errors, checks the
+# The project's test command (README "Test"). Runs on a fresh machine and a fresh clone (everything it reads is in
+# the repository): checks that every citation resolves in docs/, builds with warnings as errors, checks the
 # format, creates the venv with the pinned official PubNub Python SDK (the Swift suites use it as a peer), runs the
 # Swift suites (plain and under ThreadSanitizer), then the interop suite that drives that SDK against LocalOrigin,
 # then every fuzz target for a few seconds and a quick run of `LegacyDemo bench`, as smoke tests.
@@ -9,6 +10,11 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# First, because it takes a second: every document, section and scenario the code cites exists in this repository
+# (the script first checks itself on planted bad citations).
+step "citations: every reference in Sources, Tests, Scripts and Package.swift resolves in docs/"
+python3 Scripts/check-citations.py
+
 # Tests are built here too: the migration check's symbol-graph dump needs every module of the package built.
 step "build, tests included (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
@@ -16,7 +22,7 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 step "format lint"
 swift format lint --strict -r Package.swift Sources Tests
 
-step "migration guide: MIGRATION.md against the public symbols and the 3.4 API list; snippets up to date"
+step "migration guide: MIGRATION.md against the public symbols and docs/API-3.4.md; snippets up to date"
 python3 Scripts/check-migration.py
 
 # The Swift suites start the pinned Python SDK as a peer (Tests/Interop/peer.py), so the venv comes first.

@@ -8,7 +8,8 @@ import PubNubLegacy
 /// received → the message value delivered (base64, AES-256-CBC, padding and UTF-8 checks, JSON parse). The JSON
 /// encoding `sendMessage` does with or without a cipher key is not part of it.
 enum BenchCrypto {
-    /// The JSON text of the 1 KiB message of spec/vectors/crypto.json (`string_1KiB`): 1,024 bytes, a JSON string.
+    /// The JSON text of the 1 KiB message of Tests/PubNubLegacyTests/Fixtures/crypto-vectors.json (`string_1KiB`):
+    /// 1,024 bytes, a JSON string.
     static let message = "\"" + String(String(repeating: "PubNub 1KiB payload ", count: 52).prefix(1022)) + "\""
 
     /// Microseconds per encryption and per decryption: the best of `rounds` rounds of at least `roundSeconds`.

@@ -1,4 +1,5 @@
 import Foundation
+import PubNubLegacy
 
 /// A line `LegacyDemo console` cannot run: the session prints `error: message` and `usage: usage`, and goes on.
 struct ConsoleParseError: Error, Equatable {
@@ -301,6 +302,25 @@ extension ConsoleCommand {
 
 /// The white-space separated words of a line, read front to back, with the untouched rest of the line on demand
 /// (a published text keeps its own spacing).
+extension ConsoleCommand {
+    /// `line` as the session echoes it: the key words of `config keys PUB SUB SECRET`, `config cipher KEY` and
+    /// `config auth KEY` replaced by their redacted form (`SecretText`), every other line unchanged.
+    static func redactingKeys(_ line: String) -> String {
+        var reader = Words(line)
+        var words = reader.rest()
+        guard words.count >= 3, words[0] == "config" else { return line }
+        let secretIndex: Int
+        switch words[1] {
+        case "keys": secretIndex = 4
+        case "cipher", "auth": secretIndex = 2
+        default: return line
+        }
+        guard secretIndex < words.count, words[secretIndex] != "off", words[secretIndex] != "\"\"" else { return line }
+        words[secretIndex] = SecretText.redacted(words[secretIndex])
+        return words.joined(separator: " ")
+    }
+}
+
 struct Words {
     private var remaining: Substring
 

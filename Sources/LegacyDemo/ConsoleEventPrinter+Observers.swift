@@ -8,7 +8,7 @@ import PubNubLegacy
 // commands can wait for their events even with the delegate switched off.
 
 extension ConsoleEventPrinter {
-    /// Every notification 3.4 posts (spec/API-3.4.md §2.4).
+    /// Every notification 3.4 posts (docs/API-3.4.md §2.4).
     static let notificationNames: [Notification.Name] = [
         kPNClientErrorNotification, kPNClientDidConnectToOriginNotification, kPNClientWillConnectToOriginNotification,
         kPNClientDidDisconnectFromOriginNotification, kPNClientConnectionDidFailWithErrorNotification,

@@ -99,13 +99,13 @@ final class ConsoleSession {
             do {
                 command = try ConsoleCommand.parse(line)
             } catch {
-                if self.echo { self.output.line("> \(typed)") }
+                if self.echo { self.output.line("> \(ConsoleCommand.redactingKeys(typed))") }
                 self.output.line("error: \(error.message)")
                 self.output.line("usage: \(error.usage)")
                 continue
             }
             guard let command else { continue }
-            if self.echo { self.output.line("> \(typed)") }
+            if self.echo { self.output.line("> \(ConsoleCommand.redactingKeys(typed))") }
             if command == .quit { return }
             self.perform(command)
         }

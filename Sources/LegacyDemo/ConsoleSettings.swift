@@ -66,12 +66,14 @@ struct ConsoleSettings: Equatable {
         return configuration
     }
 
-    /// The `config show` line.
+    /// The `config show` line. The secret, cipher and auth keys show only that they are set and their last
+    /// characters (`SecretText`), so a transcript or a screen share does not give them away.
     var description: String {
         let mark = { (value: String?) in value.map { ConsoleFormat.quoted($0) } ?? "-" }
+        let secret = { (value: String?) in value.map { $0.isEmpty ? "\"\"" : SecretText.redacted($0) } ?? "-" }
         return "origin=\(self.origin)\(self.embedded ? " (embedded)" : "") tls=\(self.secure ? "on" : "off")"
             + " publish-key=\(mark(self.publishKey)) subscribe-key=\(mark(self.subscribeKey))"
-            + " secret-key=\(mark(self.secretKey)) cipher-key=\(mark(self.cipherKey))"
-            + " auth-key=\(mark(self.authorizationKey))"
+            + " secret-key=\(secret(self.secretKey)) cipher-key=\(secret(self.cipherKey))"
+            + " auth-key=\(secret(self.authorizationKey))"
     }
 }

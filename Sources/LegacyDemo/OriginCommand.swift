@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import LocalOrigin
 
-/// `LegacyDemo origin`: runs an embedded PubNub-compatible origin until SIGINT or SIGTERM (DESIGN.md §9), with
+/// `LegacyDemo origin`: runs an embedded PubNub-compatible origin until SIGINT or SIGTERM (docs/DESIGN.md §9), with
 /// faults injected from the command line and, with `--control-stdin`, from standard input while it runs.
 ///
 /// The first line on stdout is exactly `listening on HOST:PORT`, so scripts and tests can start it with
@@ -10,9 +10,12 @@ import LocalOrigin
 enum OriginCommand {
     static let usage = """
           LegacyDemo origin [--host 127.0.0.1] [--port 8090] [--verbose]
-                            [--publish-key K] [--subscribe-key K] [--long-poll-timeout SECONDS]
+                            [--publish-key K] [--subscribe-key K] [--secret-key K] [--long-poll-timeout SECONDS]
                             [--fault SPEC]... [--control-stdin]
             Runs a local origin until SIGINT/SIGTERM. The first stdout line is `listening on HOST:PORT`.
+            --secret-key K    every request must be signed with K (timestamp + signature, as current SDKs sign);
+                              others get 403. Needs --publish-key (the key the signatures name).
+            --verbose         one line per request; auth= and signature= values are shown redacted.
             --fault SPEC      injects a fault at start (repeatable; the first matching fault takes a request).
             --control-stdin   reads one command per line from stdin while running; each gets one stdout line
                               starting with `ok` or `error`. End of input (or `quit`) stops the origin.
@@ -38,7 +41,9 @@ enum OriginCommand {
     static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
         let options = try Options(
             arguments,
-            valueFlags: ["--host", "--port", "--publish-key", "--subscribe-key", "--long-poll-timeout"],
+            valueFlags: [
+                "--host", "--port", "--publish-key", "--subscribe-key", "--secret-key", "--long-poll-timeout",
+            ],
             repeatableFlags: ["--fault"],
             switchFlags: ["--verbose", "--control-stdin"]
         )
@@ -48,6 +53,13 @@ enum OriginCommand {
         configuration.longPollTimeout = try options.seconds("--long-poll-timeout", default: 280)
         if let key = options.string("--publish-key") { configuration.publishKeys = [key] }
         if let key = options.string("--subscribe-key") { configuration.subscribeKeys = [key] }
+        if let key = options.string("--secret-key") {
+            guard !key.isEmpty else { throw UsageError(message: "--secret-key must not be empty") }
+            guard configuration.publishKeys != nil else {
+                throw UsageError(message: "--secret-key needs --publish-key (the key set's publish key is signed)")
+            }
+            configuration.secretKey = key
+        }
         var specs: [OriginFaultSpec] = []
         for text in options.strings("--fault") {
             do {
@@ -75,7 +87,7 @@ enum OriginCommand {
         }
         if options.has("--verbose") {
             origin.addRequestObserver { entry in
-                say("\(entry.status) \(entry.method) \(entry.target)")
+                say("\(entry.status) \(entry.method) \(entry.redactedTarget)")
             }
         }
         say("listening on \(origin.host):\(origin.port)")

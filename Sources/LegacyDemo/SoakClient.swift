@@ -172,7 +172,7 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
 
     /// The publish block, used only for outcomes the delegate did not see: 3.4 tells the delegate about a failed
     /// publish only while connected, so without this a publish that failed offline would stay in flight forever.
-    /// The block runs after the delegate (DESIGN.md §4), so an outcome the delegate handled is already settled.
+    /// The block runs after the delegate (docs/DESIGN.md §4), so an outcome the delegate handled is already settled.
     private func fallback(_ state: PNMessageState, _ object: Any?) {
         guard let client = self.client else { return }
         switch state {

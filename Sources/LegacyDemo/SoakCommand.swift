@@ -3,8 +3,8 @@ import Foundation
 import LocalOrigin
 import PubNubLegacy
 
-/// `LegacyDemo soak` (and `LegacyDemo` without arguments): the test app of spec/TEST-APP.md, ending with the
-/// report and `RESULT` line of DESIGN.md §9.
+/// `LegacyDemo soak` (and `LegacyDemo` without arguments): the test app of docs/TEST-APP.md, ending with the
+/// report and `RESULT` line of docs/DESIGN.md §9.
 enum SoakCommand {
     static let usage = """
           LegacyDemo soak [--channels a,b,c] [--idle SECONDS] [--duration SECONDS] [--show-all-logs]

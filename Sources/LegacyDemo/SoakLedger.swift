@@ -19,7 +19,7 @@ struct SoakLedger {
         case corrupted(String)
     }
 
-    /// The totals of `DESIGN.md` §9, plus the publishes still waiting for an answer.
+    /// The totals of `docs/DESIGN.md` §9, plus the publishes still waiting for an answer.
     struct Tally {
         var sent = 0
         var failed = 0

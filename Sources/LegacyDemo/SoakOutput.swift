@@ -8,7 +8,7 @@ final class SoakOutput: @unchecked Sendable {
     private let lock = NSLock()
     private var statusShown = false
     /// Set by the first report line: from then on log and status lines are dropped, so a callback that arrives late
-    /// (e.g. did-disconnect after the unsubscribe completed) can never follow the `RESULT` line (DESIGN.md §9).
+    /// (e.g. did-disconnect after the unsubscribe completed) can never follow the `RESULT` line (docs/DESIGN.md §9).
     private var reporting = false
     let showAllLogs: Bool
     let isTerminal: Bool

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `LegacyDemo soak` was asked to do, read and checked from its flags (DESIGN.md §9).
+/// What `LegacyDemo soak` was asked to do, read and checked from its flags (docs/DESIGN.md §9).
 struct SoakSettings {
     /// An origin given with `--origin`; nil runs the soak on an embedded `LocalOrigin`.
     struct RemoteOrigin {
@@ -65,7 +65,7 @@ struct SoakSettings {
         }
     }
 
-    /// The names of a comma-separated list with every white-space character removed (TEST-APP.md), without empty
+    /// The names of a comma-separated list with every white-space character removed (docs/TEST-APP.md), without empty
     /// entries or repeats; a list that leaves no name, or a name the client would refuse, is a usage error.
     static func channelNames(_ list: String) throws -> [String] {
         var names: [String] = []

@@ -1,6 +1,6 @@
 import Foundation
 
-// LegacyDemo: the command-line face of the package (DESIGN.md §9). Only this target prints, through `say`.
+// LegacyDemo: the command-line face of the package (docs/DESIGN.md §9). Only this target prints, through `say`.
 
 let usage = """
     usage:

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An embedded PubNub-compatible origin: an HTTP/1.1 server on a loopback port that answers the PubNub REST
-/// protocol (PROTOCOL.md §3) for the 3.4 forms (v1 subscribe, JSONP callbacks) and the current SDKs' forms alike.
+/// protocol (docs/PROTOCOL.md §3) for the 3.4 forms (v1 subscribe, JSONP callbacks) and the current SDKs' forms alike.
 ///
 /// Start one with `LocalOrigin.start()`, point a client's `origin` setting at `address`, and `stop()` it when done.
 /// Everything lives in memory and is bounded by the configuration; nothing is ever pushed to a device.
@@ -36,6 +36,13 @@ public final class LocalOrigin: @unchecked Sendable {
         /// Accepted subscribe keys; `nil` accepts any non-empty key. A request with another key gets
         /// 400 `{"message":"Invalid Subscribe Key","error":true,"service":"Access Manager","status":400}`.
         public var subscribeKeys: Set<String>? = nil
+        /// The key set's secret key. When set (and not empty), every request must carry `timestamp` and a valid
+        /// `signature` as current SDKs send them (v2 for every request; v1 accepted for POST publish, as the Python
+        /// SDK signs it), with a timestamp within 300 s of the origin's clock; anything else is answered 403
+        /// `{"message":"Signature does not match"|"Invalid timestamp","error":true,"service":"Access Manager",
+        /// "status":403}`. The signed publish key is the one in a publish path, else one of `publishKeys`: set those
+        /// too, or only publishes can be verified. `nil` (the default): signatures are ignored.
+        public var secretKey: String? = nil
         /// Entries kept in `requestLog`.
         public var requestLogLimit = 1_000
         /// The HTTP server's parsing limits and thread count.
@@ -101,6 +108,7 @@ public final class LocalOrigin: @unchecked Sendable {
         settings.publishKeys = configuration.publishKeys
         settings.subscribeKeys = configuration.subscribeKeys
         settings.requestLogLimit = configuration.requestLogLimit
+        settings.secretKey = configuration.secretKey
         let handler = OriginHandler(settings: settings)
         let faults = FaultInjector(origin: handler)
         let server = HTTPServer(

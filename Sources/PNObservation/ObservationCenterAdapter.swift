@@ -1,8 +1,8 @@
 import Foundation
 import PubNubLegacy
 
-// The observation-center adapter (DESIGN.md §4, STYLE "One event, many listeners"): turns each client event into
-// the call of one bucket of one center, with the arguments of the event matrix (spec/API-3.4.md §3.2). It sits in
+// The observation-center adapter (docs/DESIGN.md §4): turns each client event into
+// the call of one bucket of one center, with the arguments of the event matrix (docs/API-3.4.md §3.2). It sits in
 // the client's observation-center slot, so it runs on the delivery queue after the delegate and before the
 // notification and the completion block.
 
@@ -20,7 +20,7 @@ final class ObservationCenterAdapter: ClientEventSink {
     func handle(_ event: ClientEvent, from client: PubNub) {
         let center = self.center
         switch event {
-        // 3.4's center relayed neither of these (spec/API-3.4.md §2.2, last line).
+        // 3.4's center relayed neither of these (docs/API-3.4.md §2.2, last line).
         case .error, .willConnect:
             break
         case .didConnect(let origin):
@@ -61,7 +61,7 @@ final class ObservationCenterAdapter: ClientEventSink {
         case .didDisablePushNotifications(let channels):
             center.deliverPushNotificationsDisable(channels: channels, error: nil)
         case .pushNotificationDisableDidFail(let error):
-            // DESIGN.md §5 D4: 3.4 sent these to the push-enable observers; here they reach the disable observers.
+            // docs/DESIGN.md §5 D4: 3.4 sent these to the push-enable observers; here they reach the disable observers.
             center.deliverPushNotificationsDisable(channels: Self.channels(of: error), error: error)
         case .didRemovePushNotifications:
             center.deliverPushNotificationsRemove(error: nil)
@@ -102,7 +102,7 @@ final class ObservationCenterAdapter: ClientEventSink {
         }
     }
 
-    /// The channels a failed channel operation carries in its error (spec/API-3.4.md §3.2: `error.associatedObject`).
+    /// The channels a failed channel operation carries in its error (docs/API-3.4.md §3.2: `error.associatedObject`).
     private static func channels(of error: PNError) -> [PNChannel] {
         if let channels = error.associatedObject as? [PNChannel] {
             return channels

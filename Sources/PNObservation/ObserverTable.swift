@@ -5,7 +5,7 @@ import PubNubLegacy
 ///
 /// Facts kept from 3.4.2's `PNObservationCenter.m`: every `add` appends a new entry, so registering the same
 /// observer twice gives two entries that both fire; `remove` drops only the first entry whose observer is that
-/// object; a delivery round walks a copy of the list. Differences (DESIGN.md §4): observers are held weakly, and
+/// object; a delivery round walks a copy of the list. Differences (docs/DESIGN.md §4): observers are held weakly, and
 /// an entry removed during a round is skipped for the rest of that round.
 ///
 /// Rules for one delivery round (`forEachBlock`):

@@ -1,8 +1,9 @@
 import PubNubLegacy
 
-// Connection state, subscription and unsubscription buckets (spec/API-3.4.md §2.2 #2–#7). Every block below runs
-// on the client's delivery queue, after the delegate and before the notification and the completion block of the
-// same event, in registration order among its bucket's observers (DESIGN.md §4).
+// Connection state, subscription and unsubscription buckets (docs/API-3.4.md §2.2
+// `-addClientConnectionStateObserver:withCallbackBlock:` … `-removeClientChannelUnsubscriptionObserver:`). Every block
+// below runs on the client's delivery queue, after the delegate and before the notification and the completion block of
+// the same event, in registration order among its bucket's observers (docs/DESIGN.md §4).
 
 extension PNObservationCenter {
     // MARK: - Connection state
@@ -13,7 +14,7 @@ extension PNObservationCenter {
     /// Bucket: connection state. The block receives `(origin, true, nil)` when the client connected,
     /// `(origin, false, nil)` after a clean disconnect, and `(configured origin, false, error)` when a connection
     /// attempt failed, when the client is about to disconnect because of an error, and when it disconnected on a
-    /// network error, so one network drop usually calls it twice (spec/API-3.4.md §3.2).
+    /// network error, so one network drop usually calls it twice (docs/API-3.4.md §3.2).
     ///
     /// - Parameters:
     ///   - observer: Held weakly and compared by identity; registering it again adds a second entry.

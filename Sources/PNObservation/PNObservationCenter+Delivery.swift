@@ -7,7 +7,7 @@ import PubNubLegacy
 //
 // Contract for every method below:
 // - Called only on the delivery queue of the client this center observes, once per event, after the delegate was
-//   called and before the notification is posted (DESIGN.md §4). The blocks run synchronously inside the call.
+//   called and before the notification is posted (docs/DESIGN.md §4). The blocks run synchronously inside the call.
 // - Calls the blocks of the event's bucket in registration order; an observer added meanwhile starts with the next
 //   call, one removed meanwhile (also from inside a block) is skipped (see `ObserverTable`).
 // - The arguments are passed to every block unchanged; their order is the block typealias's.
@@ -59,7 +59,7 @@ extension PNObservationCenter {
         self.pushNotificationsEnableObservers.forEachBlock { $0(channels, error) }
     }
 
-    /// Disabling push notifications finished, or failed with `error` (DESIGN.md §5, D4: failures come here too).
+    /// Disabling push notifications finished, or failed with `error` (docs/DESIGN.md §5, D4: failures come here too).
     package func deliverPushNotificationsDisable(channels: [PNChannel], error: PNError?) {
         self.pushNotificationsDisableObservers.forEachBlock { $0(channels, error) }
     }

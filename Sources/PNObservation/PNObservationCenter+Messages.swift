@@ -1,8 +1,10 @@
 import PubNubLegacy
 
-// Time token, message processing, message receive and history buckets (spec/API-3.4.md §2.2 #20–#25, #28–#29).
-// Every block below runs on the client's delivery queue, after the delegate and before the notification and the
-// completion block of the same event, in registration order among its bucket's observers (DESIGN.md §4).
+// Time token, message processing, message receive and history buckets (docs/API-3.4.md §2.2
+// `-addTimeTokenReceivingObserver:withCallbackBlock:` … `-removeMessageReceiveObserver:`,
+// `-addMessageHistoryProcessingObserver:withBlock:` … `-removeMessageHistoryProcessingObserver:`). Every block below
+// runs on the client's delivery queue, after the delegate and before the notification and the completion block of the
+// same event, in registration order among its bucket's observers (docs/DESIGN.md §4).
 
 extension PNObservationCenter {
     // MARK: - Time token

@@ -1,9 +1,11 @@
 import PubNubLegacy
 
-// Presence enabling, presence disabling, presence event and participants list buckets (spec/API-3.4.md §2.2 #8–#11,
-// #26–#27, #30–#31). Every block below runs on the client's delivery queue, after the delegate and before the
-// notification and the completion block of the same event, in registration order among its bucket's observers
-// (DESIGN.md §4).
+// Presence enabling, presence disabling, presence event and participants list buckets (docs/API-3.4.md §2.2
+// `-addClientPresenceEnablingObserver:withCallbackBlock:` … `-removeClientAsPresenceDisablingObserver:`,
+// `-addPresenceEventObserver:withBlock:` … `-removePresenceEventObserver:`,
+// `-addChannelParticipantsListProcessingObserver:withBlock:` … `-removeChannelParticipantsListProcessingObserver:`).
+// Every block below runs on the client's delivery queue, after the delegate and before the notification and the
+// completion block of the same event, in registration order among its bucket's observers (docs/DESIGN.md §4).
 
 extension PNObservationCenter {
     // MARK: - Presence enabling

@@ -1,8 +1,9 @@
 import PubNubLegacy
 
-// Push-notification buckets: enable, disable, enabled-channels list and remove-all (spec/API-3.4.md §2.2 #12–#19).
+// Push-notification buckets: enable, disable, enabled-channels list and remove-all (docs/API-3.4.md §2.2
+// `-addClientPushNotificationsEnableObserver:withCallbackBlock:` … `-removeClientPushNotificationsRemoveObserver:`).
 // Every block below runs on the client's delivery queue, after the delegate and before the notification and the
-// completion block of the same event, in registration order among its bucket's observers (DESIGN.md §4).
+// completion block of the same event, in registration order among its bucket's observers (docs/DESIGN.md §4).
 
 extension PNObservationCenter {
     // MARK: - Enable
@@ -13,7 +14,7 @@ extension PNObservationCenter {
     /// Bucket: push enable. The block receives `(channels, nil)` when push notifications were enabled on the
     /// channels and `(channels, error)` when that failed (the channels are the error's `associatedObject`).
     /// Unlike 3.4, failures of *disabling* push notifications are not sent here but to the push-disable observers
-    /// (DESIGN.md §5, D4).
+    /// (docs/DESIGN.md §5, D4).
     ///
     /// - Parameters:
     ///   - observer: Held weakly and compared by identity; registering it again adds a second entry.
@@ -42,7 +43,7 @@ extension PNObservationCenter {
     ///
     /// Bucket: push disable. The block receives `(channels, nil)` when push notifications were disabled on the
     /// channels and `(channels, error)` when that failed (the channels are the error's `associatedObject`); 3.4
-    /// sent the failures to the push-enable observers instead (DESIGN.md §5, D4).
+    /// sent the failures to the push-enable observers instead (docs/DESIGN.md §5, D4).
     ///
     /// - Parameters:
     ///   - observer: Held weakly and compared by identity; registering it again adds a second entry.

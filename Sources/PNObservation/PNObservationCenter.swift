@@ -9,7 +9,7 @@ import PubNubLegacy
 /// registers a persistent `(observer, block)` pair in one bucket; the block is called for every event of that
 /// bucket until the pair is removed with the matching `remove…Observer` method or the observer goes away.
 ///
-/// Delivery (DESIGN.md §4): for every event the client calls, on its delivery queue (`DispatchQueue.main` unless
+/// Delivery (docs/DESIGN.md §4): for every event the client calls, on its delivery queue (`DispatchQueue.main` unless
 /// the configuration names another), first the `PNDelegate` method, then this center's observers of the event's
 /// bucket in registration order, then posts the `NotificationCenter` notification, then calls the operation's own
 /// completion block. Completion blocks are not observers of this center and `remove…Observer` never touches them.
@@ -30,7 +30,7 @@ import PubNubLegacy
 /// several clients in one process can each have their own center. A client observed twice by one center still
 /// delivers each event once. A center lives at least as long as a client it observes. Neither kind has a bucket
 /// for the configuration-error and will-connect events, which 3.4's center did not relay either
-/// (spec/API-3.4.md §2.2).
+/// (docs/API-3.4.md §2.2).
 public final class PNObservationCenter: Sendable {
     /// Created on the first `defaultCenter()` call (a lazy, once-only global initializer), which is when it starts
     /// following the shared client.

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `LegacyDemo bench` as Scripts/bench.sh and users run it: the built binary, its `BENCH` lines and exit status.
-/// No figure is judged for speed (DESIGN.md §10); the tests check that every workload ran and reported a sane value.
+/// No figure is judged for speed (docs/DESIGN.md §10); the tests check that every workload ran and reported a sane
+/// value.
 @Suite(.serialized)
 struct BenchCommandTests {
     /// Every figure with its unit, in the order the command prints them.

@@ -25,6 +25,19 @@ import Testing
         #expect(try self.parse(line) == nil)
     }
 
+    @Test(arguments: [
+        ("config keys pub sub sec-c-0123456789abcdef", "config keys pub sub set (…cdef)"),
+        ("config keys pub sub", "config keys pub sub"),
+        ("config  cipher   key-1234", "config cipher set (…34)"),
+        ("config auth short", "config auth set"),
+        ("config auth off", "config auth off"),
+        ("config origin host:1", "config origin host:1"),
+        ("publish a config auth x", "publish a config auth x"),
+    ])
+    func echoRedactsKeys(_ line: String, _ echoed: String) {
+        #expect(ConsoleCommand.redactingKeys(line) == echoed)
+    }
+
     @Test func simpleCommands() throws {
         #expect(try self.parse("connect") == .connect)
         #expect(try self.parse("  disconnect  ") == .disconnect)

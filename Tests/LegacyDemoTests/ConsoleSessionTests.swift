@@ -248,6 +248,29 @@ struct ConsoleSessionTests {
         #expect(lines.last == "bye")
     }
 
+    @Test func keysAreNeverPrintedNeitherByConfigShowNorInTheEcho() throws {
+        let secret = "sec-c-0123456789abcdef"
+        let cipher = "cipher-key-7531"
+        let auth = "auth-token-abcdef0123"
+        let (lines, status) = try ConsoleTranscript.session([
+            "config keys demo demo \(secret)",
+            "config cipher \(cipher)",
+            "config auth \(auth)",
+            "config show",
+            "config cipher",  // a mistake: the usage error's echo is redacted too (nothing to redact here)
+            "config auth off",
+        ])
+        #expect(status == 0, "\(lines.joined(separator: "\n"))")
+        let transcript = lines.joined(separator: "\n")
+        for key in [secret, cipher, auth] { #expect(!transcript.contains(key), "\(transcript)") }
+        #expect(lines.contains("> config keys demo demo set (…cdef)"))
+        #expect(lines.contains("> config cipher set (…31)"))
+        #expect(lines.contains("> config auth set (…0123)"))
+        #expect(lines.contains("> config auth off"))
+        let show = try #require(ConsoleTranscript.section(lines, "config show").first)
+        #expect(show.contains("secret-key=set (…cdef) cipher-key=set (…31) auth-key=set (…0123)"), "\(show)")
+    }
+
     @Test func consoleAgainstASeparateOriginProcess() throws {
         let origin = try DemoProcess(["origin", "--port", "0", "--verbose"])
         defer { origin.stop() }

@@ -253,4 +253,26 @@ import Testing
         #expect(try self.get(client, "/v2/history/sub-key/sub/channel/c").bodyText.hasPrefix("[[1],"))
         #expect(origin.requestLog.isEmpty)
     }
+
+    @Test func rawBytesThatAreNotUTF8AreRefusedLikeTheirEscapedForm() throws {
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let client = try HTTPTestClient(port: origin.port)
+        let refusal = #"{"status":400,"error":true,"message":"Invalid UTF-8","service":"Balancer"}"#
+        // The probe stored raw `\xff\xfe` as U+FFFD while `%FF%FE` got 400; and `a%FFb` / `a%FEb` were one channel.
+        let raw = Array("GET /publish/pub/sub/0/c/0/\"".utf8) + [0xFF, 0xFE] + Array("\" HTTP/1.1\r\n\r\n".utf8)
+        for request in [raw, Array("GET /publish/pub/sub/0/c/0/%22%FF%FE%22 HTTP/1.1\r\n\r\n".utf8)] {
+            try client.send(request)
+            let response = try client.readResponse()
+            #expect(response.status == 400)
+            #expect(response.bodyText == refusal)
+        }
+        let rawChannel = Array("GET /publish/pub/sub/0/a".utf8) + [0xFF] + Array("b/0/1 HTTP/1.1\r\n\r\n".utf8)
+        try client.send(rawChannel)
+        #expect(try client.readResponse().bodyText == refusal)
+        #expect(try self.get(client, "/v2/history/sub-key/sub/channel/a%FEb").bodyText == refusal)
+        #expect(try self.get(client, "/v2/history/sub-key/sub/channel/c").bodyText == "[[],0,0]")  // still open
+        #expect(origin.counters.publishes == 0)
+    }
+
 }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct PNObservationCenterPushNotificationsTests {
     @Test func enableAndDisableFailuresEachGoToTheirOwnBucket() {
-        // DESIGN.md §5, D4: unlike 3.4, a push-disable failure reaches the disable observers, not the enable ones.
+        // docs/DESIGN.md §5, D4: unlike 3.4, a push-disable failure reaches the disable observers, not the enable ones.
         let center = PNObservationCenter()
         let log = CallLog()
         let observer = TestObserver()

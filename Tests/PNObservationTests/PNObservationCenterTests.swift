@@ -128,8 +128,8 @@ import Testing
     }
 
     @Test func defaultCenterIsOneInstanceDistinctFromCreatedCenters() {
-        // Identity only: nothing is registered on or delivered to the shared center here (STYLE.md keeps that
-        // to the serialized shared-client suite).
+        // Identity only: nothing is registered on or delivered to the shared center here (the test conventions keep
+        // that to the serialized shared-client suite).
         let center = PNObservationCenter.defaultCenter()
         #expect(center === PNObservationCenter.defaultCenter())
         #expect(center !== PNObservationCenter())

@@ -81,8 +81,46 @@ func migrationSnippet2() throws {
     }
 }
 
-// MIGRATION.md snippet 3, under "2. The naming rule".
+// MIGRATION.md snippet 3, under "2. The naming rule" (run by SnippetTests).
 func migrationSnippet3() throws {
+    func describe(_ state: PNSubscriptionProcessState) -> String {
+        switch state {
+        case .PNSubscriptionProcessNotSubscribedState: return "not subscribed"
+        case .PNSubscriptionProcessSubscribedState: return "subscribed"
+        case .PNSubscriptionProcessWillRestoreState: return "will restore"
+        case .PNSubscriptionProcessRestoredState: return "restored"
+        }
+    }
+    let described = PNSubscriptionProcessState.allCases.map(describe)
+    if described != ["not subscribed", "subscribed", "will restore", "restored"] {
+        throw PNError.errorWithCode(kPNUnknownError)
+    }
+}
+
+// MIGRATION.md snippet 4, under "2. The naming rule".
+func migrationSnippet4() throws {
+    let origin = "pubsub.pubnub.com"
+    PNLog(PNLogGeneralLevel, nil, "Did connect to %@", origin)
+    PNLog(PNLogCommunicationChannelLayerWarnLevel, nil, "%d of %d requests failed: %@", 1, 3, [PNChannel.channelWithName("a")])
+}
+
+// MIGRATION.md snippet 5, under "`PNDefaultConfiguration.h`".
+func migrationSnippet5() throws {
+    /// What this app had edited in PNDefaultConfiguration.h.
+    func applyPubNubDefaults() {
+        kPNOriginHost = "chat.example.com"
+        kPNPublishKey = "pub-c-00000000-0000-0000-0000-000000000000"
+        kPNSubscriptionKey = "sub-c-00000000-0000-0000-0000-000000000000"
+        kPNSecretKey = "sec-c-0000000000000000000000000000000000000000000000"
+        kPNCipherKey = "enigma"
+        kPNShouldResubscribeOnConnectionRestore = false
+    }
+    applyPubNubDefaults()
+    PubNub.setConfiguration(PNConfiguration.defaultConfiguration())  // chat.example.com, the app's keys
+}
+
+// MIGRATION.md snippet 6, under "`PNDefaultConfiguration.h`".
+func migrationSnippet6() throws {
     let configuration = PNConfiguration.configurationWithPublishKey("demo", subscribeKey: "demo", secretKey: nil)
     let alice = PubNub(configuration: configuration)
     let bob = PubNub(configuration: configuration)
@@ -92,15 +130,15 @@ func migrationSnippet3() throws {
     bob.connect()
 }
 
-// MIGRATION.md snippet 4, under "3. The 3.4 "start coding" example, ported" (file scope).
+// MIGRATION.md snippet 7, under "3. The 3.4 "start coding" example, ported" (file scope).
 final class AppDelegate: PNDelegate {
     func pubnubClient(_ client: PubNub, didReceiveMessage message: PNMessage) {
         print("received: \(message.message ?? "")")
     }
 }
 
-// MIGRATION.md snippet 5, under "3. The 3.4 "start coding" example, ported".
-func migrationSnippet5() throws {
+// MIGRATION.md snippet 8, under "3. The 3.4 "start coding" example, ported".
+func migrationSnippet8() throws {
     let appDelegate = AppDelegate()  // the delegate is held weakly: keep it
     PubNub.setDelegate(appDelegate)
 
@@ -121,8 +159,8 @@ func migrationSnippet5() throws {
     dispatchMain()  // a command-line program must let the main queue run
 }
 
-// MIGRATION.md snippet 6, under "Developing offline with LocalOrigin" (run by SnippetTests).
-func migrationSnippet6() throws {
+// MIGRATION.md snippet 9, under "Developing offline with LocalOrigin" (run by SnippetTests).
+func migrationSnippet9() throws {
     let origin = try LocalOrigin.start()  // 127.0.0.1, kernel-chosen port
     defer { origin.stop() }
 
@@ -158,7 +196,7 @@ func migrationSnippet6() throws {
     client.disconnect()
 }
 
-// MIGRATION.md snippet 7, under "4. Delivery: one event, four channels, one queue" (file scope).
+// MIGRATION.md snippet 10, under "4. Delivery: one event, four channels, one queue" (file scope).
 @MainActor
 final class ChatViewController {
     var lines: [String] = []
@@ -174,8 +212,8 @@ extension ChatViewController: @preconcurrency PNDelegate {
     }
 }
 
-// MIGRATION.md snippet 8, under "6. Notifications".
-func migrationSnippet8() throws {
+// MIGRATION.md snippet 11, under "6. Notifications".
+func migrationSnippet11() throws {
     let center = NotificationCenter.default
     let token = center.addObserver(forName: kPNClientDidReceiveMessageNotification, object: nil, queue: nil) { note in
         if let message = note.pnPayload(as: PNMessage.self) {
@@ -191,7 +229,7 @@ func migrationSnippet8() throws {
     center.removeObserver(failures)
 }
 
-// MIGRATION.md snippet 9, under "7. PNObservationCenter" (file scope).
+// MIGRATION.md snippet 12, under "7. PNObservationCenter" (file scope).
 final class ChatScreen {
     private(set) var lines: [String] = []
 
@@ -210,8 +248,8 @@ final class ChatScreen {
     }
 }
 
-// MIGRATION.md snippet 10, under "8. Encryption, errors and logging".
-func migrationSnippet10() throws {
+// MIGRATION.md snippet 13, under "8. Encryption, errors and logging".
+func migrationSnippet13() throws {
     PubNub.requestServerTimeTokenWithCompletionBlock { timeToken, error in
         if let error {
             switch error.code {
@@ -228,8 +266,8 @@ func migrationSnippet10() throws {
     }
 }
 
-// MIGRATION.md snippet 11, under "8. Encryption, errors and logging".
-func migrationSnippet11() throws {
+// MIGRATION.md snippet 14, under "8. Encryption, errors and logging".
+func migrationSnippet14() throws {
     PNLOG_GENERAL_LOGGING_ENABLED = true
     PNLOG_CONNECTION_LAYER_ERROR_LOGGING_ENABLED = true
     PNLogger.setSink(PNLogger.standardErrorSink)
@@ -241,6 +279,7 @@ func migrationSnippet11() throws {
 func runnableSnippets() -> [(name: String, run: () throws -> Void)] {
     [
         ("readmeSnippet2", readmeSnippet2),
-        ("migrationSnippet6", migrationSnippet6),
+        ("migrationSnippet3", migrationSnippet3),
+        ("migrationSnippet9", migrationSnippet9),
     ]
 }

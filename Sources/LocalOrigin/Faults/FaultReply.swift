@@ -1,5 +1,5 @@
 // The answers faults send in the origin's place. Every body is non-empty (3.4.2 never delivers an empty one,
-// PROTOCOL.md §1.2) and, apart from the captive portal, JSONP-wrapped like the origin's own answers, so a 3.4
+// docs/PROTOCOL.md §1.2) and, apart from the captive portal, JSONP-wrapped like the origin's own answers, so a 3.4
 // client can match it to its request and has to judge its content.
 
 /// Canned fault answers, built for one request.
@@ -50,7 +50,7 @@ enum FaultReply {
         }
     }
 
-    /// The Access Manager refusal of PROTOCOL.md §2.13.1 for the channels and groups `target` names.
+    /// The Access Manager refusal of docs/PROTOCOL.md §2.13.1 for the channels and groups `target` names.
     static func forbidden(_ target: FaultTarget) -> OriginReply {
         var payload = [JSONMember(key: "channels", value: .array(target.channels.map { .string($0) }))]
         if !target.groups.isEmpty {

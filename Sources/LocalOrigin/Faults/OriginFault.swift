@@ -35,10 +35,10 @@ public enum OriginFault: Sendable, Equatable, CustomStringConvertible {
     /// closes the connection.
     case closeMidResponse(CutPoint)
     /// Answers with a 5xx status (500…599) and the JSON body
-    /// `{"status":S,"error":true,"message":"<reason>","service":"Balancer"}` (PROTOCOL.md §2.14), JSONP-wrapped when
-    /// the request names a callback.
+    /// `{"status":S,"error":true,"message":"<reason>","service":"Balancer"}` (docs/PROTOCOL.md §2.14), JSONP-wrapped
+    /// when the request names a callback.
     case serverError(status: Int)
-    /// Answers 403 with the Access Manager body of PROTOCOL.md §2.13.1,
+    /// Answers 403 with the Access Manager body of docs/PROTOCOL.md §2.13.1,
     /// `{"message":"Forbidden","payload":{"channels":[…]},"error":true,"service":"Access Manager","status":403}`,
     /// listing the channels the request names (and `"channel-groups"` when it names groups), JSONP-wrapped when the
     /// request names a callback.

@@ -46,7 +46,7 @@ public enum OriginFaultScope: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What a request asks of the origin, as far as fault scoping is concerned. Classified from the path alone, the
-/// way the origin routes it (PROTOCOL.md §3).
+/// way the origin routes it (docs/PROTOCOL.md §3).
 public enum OriginOperation: String, Sendable, Hashable, CaseIterable {
     /// `/subscribe/…` (v1) and `/v2/subscribe/…`.
     case subscribe

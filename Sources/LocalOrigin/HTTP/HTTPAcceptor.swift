@@ -14,6 +14,18 @@ final class HTTPAcceptor: @unchecked Sendable {
     // @unchecked: `listener`, `closeRequested`, `stopRequested` are only touched while holding `condition`;
     // `nextLoop` and `backoff` only on the acceptor thread; the `let`s are immutable.
 
+    /// What to do with a connection just accepted.
+    private enum Admission {
+        case adopt
+        /// At the cap: reclaim an idle connection or refuse with 503.
+        case overCap
+        /// So many refusals in progress that this one is closed without an answer.
+        case closeAtOnce
+    }
+
+    /// Connections accepted past `maxConnections` to be answered 503 (or to replace an idle connection) at once.
+    static let refusalHeadroom = 64
+
     let finished = HTTPLatch()
     private let loops: [HTTPEventLoop]
     private let counter: HTTPLocked<Int>
@@ -129,18 +141,31 @@ final class HTTPAcceptor: @unchecked Sendable {
                 if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM { self.backoff = true }
                 return
             }
-            let reserved = self.counter.withLock { count -> Bool in
-                guard count < self.maxConnections else { return false }
+            let admission = self.counter.withLock { count -> Admission in
+                if count < self.maxConnections {
+                    count += 1
+                    return .adopt
+                }
+                guard count < self.maxConnections + Self.refusalHeadroom else { return .closeAtOnce }
                 count += 1
-                return true
+                return .overCap
             }
-            guard reserved else {
-                HTTPSocket.closeDescriptor(fd)  // over the limit: refuse by closing at once
+            let task: HTTPEventLoop.Task
+            let loop: HTTPEventLoop
+            switch admission {
+            case .closeAtOnce:
+                HTTPSocket.closeDescriptor(fd)  // far over the limit: not even a refusal answer
                 continue
+            case .adopt:
+                loop = self.loops[self.nextLoop]
+                self.nextLoop = (self.nextLoop + 1) % self.loops.count
+                task = .adopt(fd)
+            case .overCap:
+                // The loop with the most idle connections closes one of them to make room, or refuses.
+                loop = self.loops.max { $0.idleCount < $1.idleCount } ?? self.loops[0]
+                task = .adoptOverCap(fd)
             }
-            let loop = self.loops[self.nextLoop]
-            self.nextLoop = (self.nextLoop + 1) % self.loops.count
-            if !loop.enqueue(.adopt(fd)) {
+            if !loop.enqueue(task) {
                 HTTPSocket.closeDescriptor(fd)
                 self.counter.withLock { $0 -= 1 }
             }

@@ -3,13 +3,29 @@ import Foundation
 /// One accepted TCP connection, owned by one event loop.
 ///
 /// Requests are parsed in arrival order and each gets a sink in `slots`; answers are written strictly in slot
-/// order, whichever order the handler answers in. After a framing error, `Connection: close`, `respondRaw(…,
-/// thenClose: true)` or `close()`, the connection stops taking requests, writes what is due, shuts down its
-/// sending side and drains the client's remaining bytes for a moment ("lingers") before closing, so the client
-/// reads the last answer instead of a reset.
+/// order, whichever order the handler answers in. After a framing error, a timeout, `Connection: close`,
+/// `respondRaw(…, thenClose: true)` or `close()`, the connection stops taking requests, writes what is due, shuts
+/// down its sending side and drains the client's remaining bytes for a moment ("lingers") before closing, so the
+/// client reads the last answer instead of a reset.
+///
+/// Timers (`HTTPServerLimits`): while a request is being read, its header block and its body each have a deadline;
+/// while nothing is in progress the connection is idle and has one; while answers wait for the client to take them,
+/// the socket must accept some bytes within the send timeout. The loop reads `nextDeadline` and calls
+/// `expireTimers(now:)`.
 final class HTTPConnection: @unchecked Sendable {
     // @unchecked: `isGone` (and every sink's `state`/`closeHandlers`) is only touched while holding `lock`; all other
     // `var`s are only touched on `loop`'s thread.
+
+    /// Which read deadline runs.
+    enum ReadTimer {
+        case none
+        /// A request's first bytes arrived; its header block is not complete.
+        case header
+        /// The header block is complete; the body is not.
+        case body
+        /// Nothing in progress: waiting for the next request.
+        case idle
+    }
 
     enum Phase {
         /// Reading requests and writing answers.
@@ -37,6 +53,13 @@ final class HTTPConnection: @unchecked Sendable {
     /// written in one batch afterwards instead of marking the connection dirty.
     var isProcessing = false
     var lingerDeadline: UInt64 = 0
+    /// The read deadline in effect and when it passes (monotonic nanoseconds).
+    private(set) var readTimer = ReadTimer.none
+    private(set) var readDeadline: UInt64 = 0
+    /// When the read timer in effect was set (for finding the connection idle longest).
+    private(set) var readTimerSince: UInt64 = 0
+    /// When the client must have taken some answer bytes; 0 when nothing waits to be sent.
+    private var sendDeadline: UInt64 = 0
 
     private var parser: HTTPParser
     /// Unconsumed input, starting at the first byte of the request being parsed.
@@ -48,20 +71,37 @@ final class HTTPConnection: @unchecked Sendable {
     private var slotHead = 0
     private var output: [UInt8] = []
     private var outputSent = 0
+    /// Body bytes of answers that arrived but are not yet in `output` (waiting for their turn).
+    private var waitingAnswerBytes = 0
     private var closeAfterOutput = false
     private let maxPipelined: Int
-
-    /// Most unsent output before the connection stops reading new requests (the client is not reading answers).
-    private static let maxBufferedOutput = 1 << 20
+    /// Held answer bytes at which the connection stops handing requests to the handler and stops reading.
+    private let maxHeldBytes: Int
+    private let headerTimeout: UInt64?
+    private let bodyTimeout: UInt64?
+    private let idleTimeout: UInt64?
+    private let sendTimeout: UInt64?
 
     init(fd: Int32, loop: HTTPEventLoop, limits: HTTPServerLimits) {
         self.fd = fd
         self.loop = loop
         self.parser = HTTPParser(limits: limits)
         self.maxPipelined = max(1, limits.maxPipelinedRequests)
+        self.maxHeldBytes = max(1, limits.maxBufferedOutputBytes)
+        self.headerTimeout = HTTPServerLimits.nanoseconds(limits.headerTimeoutMilliseconds)
+        self.bodyTimeout = HTTPServerLimits.nanoseconds(limits.bodyTimeoutMilliseconds)
+        self.idleTimeout = HTTPServerLimits.nanoseconds(limits.idleTimeoutMilliseconds)
+        self.sendTimeout = HTTPServerLimits.nanoseconds(limits.sendTimeoutMilliseconds)
     }
 
     private var pendingCount: Int { self.slots.count - self.slotHead }
+
+    /// Answer bytes the connection holds: serialised but unsent, plus answers waiting for their turn.
+    private var heldBytes: Int { self.output.count - self.outputSent + self.waitingAnswerBytes }
+
+    /// True while the connection may hand another request to the handler (and so reads): the pipeline has room and
+    /// the answers it holds are below the bound.
+    private var takesMoreWork: Bool { self.pendingCount < self.maxPipelined && self.heldBytes < self.maxHeldBytes }
 
     /// The poll events this connection waits for.
     var pollEvents: Int16 {
@@ -70,10 +110,7 @@ final class HTTPConnection: @unchecked Sendable {
             var events: Int16 = 0
             let unsent = self.output.count - self.outputSent
             if unsent > 0 { events |= HTTPSocket.pollOut }
-            let reading =
-                !self.takesRequests
-                || (self.pendingCount < self.maxPipelined && unsent < Self.maxBufferedOutput)
-            if reading { events |= HTTPSocket.pollIn }
+            if !self.takesRequests || self.takesMoreWork { events |= HTTPSocket.pollIn }
             return events
         case .lingering:
             return HTTPSocket.pollIn
@@ -112,6 +149,16 @@ final class HTTPConnection: @unchecked Sendable {
         self.flush()
     }
 
+    /// A sink's outcome arrived (on the loop thread): count what it holds until it is written.
+    func answerArrived(_ outcome: HTTPOutcome) {
+        switch outcome {
+        case .response(let response): self.waitingAnswerBytes += response.body.count
+        case .raw(let bytes, _): self.waitingAnswerBytes += bytes.count
+        case .close: break
+        }
+        if !self.isProcessing { self.loop.markDirty(self) }
+    }
+
     /// End of stream from the client. Answers already decided are sent on a best-effort basis; requests still
     /// waiting for the handler are abandoned (their sinks close), which is how a long-poll client hangs up.
     private func peerClosed() {
@@ -129,15 +176,17 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// Parses and dispatches requests from `bytes` (which starts at a request's first byte) until more bytes are
-    /// needed, the pipeline is full, or the connection stops taking requests. Returns the bytes consumed.
+    /// needed, the pipeline is full, the answers held reach their bound, or the connection stops taking requests.
+    /// Returns the bytes consumed.
     private func process(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var offset = 0
-        while self.takesRequests, self.pendingCount < self.maxPipelined {
+        while self.takesRequests, self.takesMoreWork {
             switch self.parser.parse(UnsafeBufferPointer(rebasing: bytes[offset...])) {
             case .needMore:
                 return offset
             case .request(let request, let keepAlive, let consumed):
                 offset += consumed
+                self.setReadTimer(.none, 0)  // the next request's timers start with its own first byte
                 if !keepAlive { self.takesRequests = false }
                 let sink = HTTPConnectionSink(connection: self, keepAlive: keepAlive, isHead: request.method == "HEAD")
                 self.slots.append(sink)
@@ -145,7 +194,7 @@ final class HTTPConnection: @unchecked Sendable {
                 self.loop.handler.handle(request, sink: sink)
             case .failure(let error):
                 self.takesRequests = false
-                self.slots.append(HTTPConnectionSink(connection: self, error: error))
+                self.appendErrorAnswer(error)
                 return offset
             }
         }
@@ -154,13 +203,10 @@ final class HTTPConnection: @unchecked Sendable {
 
     // MARK: - Writing
 
-    /// Called on the loop thread when a sink's outcome arrived.
-    func answerArrived() {
-        if !self.isProcessing { self.loop.markDirty(self) }
-    }
-
-    /// Writes every answer whose turn has come, then resumes parsing buffered requests if the pipeline had filled.
+    /// Writes every answer whose turn has come, then resumes parsing buffered requests if the pipeline had filled
+    /// or the held answers had reached their bound; finally sets the timers for the state it leaves.
     func flush() {
+        defer { self.updateTimers() }
         while self.phase == .open {
             self.writeAnswers()
             guard self.phase == .open else { return }
@@ -168,10 +214,8 @@ final class HTTPConnection: @unchecked Sendable {
                 if self.output.count == self.outputSent { self.loop.beginLinger(self) }
                 return
             }
-            // The pipeline was full and has room again: parse the requests already buffered.
-            guard self.takesRequests, !self.input.isEmpty, self.pendingCount < self.maxPipelined,
-                self.output.count - self.outputSent < Self.maxBufferedOutput
-            else { return }
+            // The pipeline was full (or the answers held too large) and has room again: parse what is buffered.
+            guard self.takesRequests, !self.input.isEmpty, self.takesMoreWork else { return }
             let before = self.slots.count
             self.isProcessing = true
             self.processInput()
@@ -194,9 +238,11 @@ final class HTTPConnection: @unchecked Sendable {
             self.slotHead += 1
             switch outcome {
             case .response(let response):
+                self.waitingAnswerBytes -= response.body.count
                 response.write(to: &self.output, keepAlive: sink.keepAlive, includeBody: !sink.isHead)
                 if !sink.keepAlive { self.closeAfterOutput = true }
             case .raw(let bytes, let thenClose):
+                self.waitingAnswerBytes -= bytes.count
                 self.output.append(contentsOf: bytes)
                 if thenClose || !sink.keepAlive { self.closeAfterOutput = true }
             case .close:
@@ -212,12 +258,24 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Sends unsent output until done or the socket is full (then the loop polls for POLLOUT).
     func send() {
+        var progressed = false
+        defer {
+            // The send timeout runs from the last byte the client took (or from when output started waiting).
+            if self.phase == .open, self.outputSent < self.output.count, let sendTimeout = self.sendTimeout {
+                if progressed || self.sendDeadline == 0 {
+                    self.sendDeadline = DispatchTime.now().uptimeNanoseconds + sendTimeout
+                }
+            } else {
+                self.sendDeadline = 0
+            }
+        }
         while self.outputSent < self.output.count {
             let sent = self.output.withUnsafeBytes { buffer in
                 HTTPSocket.send(self.fd, buffer.baseAddress! + self.outputSent, buffer.count - self.outputSent)
             }
             if sent > 0 {
                 self.outputSent += sent
+                progressed = true
                 continue
             }
             let code = HTTPSocket.lastError
@@ -246,11 +304,107 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
+    // MARK: - Timers
+
+    /// The earliest deadline in effect (monotonic nanoseconds), `UInt64.max` for none.
+    var nextDeadline: UInt64 {
+        switch self.phase {
+        case .open:
+            var earliest = self.readTimer == .none ? UInt64.max : self.readDeadline
+            if self.sendDeadline != 0 { earliest = min(earliest, self.sendDeadline) }
+            return earliest
+        case .lingering:
+            return self.lingerDeadline
+        case .closed:
+            return .max
+        }
+    }
+
+    /// Acts on every deadline that passed by `now`: a request read too slowly is answered 408 (after the answers
+    /// due before it) and the connection closes; an idle connection, or one whose client takes no answer bytes, is
+    /// closed at once; a lingering one is closed.
+    func expireTimers(now: UInt64) {
+        switch self.phase {
+        case .lingering:
+            if self.lingerDeadline <= now { self.loop.closeConnection(self) }
+        case .open:
+            if self.sendDeadline != 0, self.sendDeadline <= now {
+                self.loop.closeConnection(self)
+                return
+            }
+            guard self.readTimer != .none, self.readDeadline <= now else { return }
+            switch self.readTimer {
+            case .idle:
+                self.loop.closeConnection(self)
+            case .header, .body:
+                self.setReadTimer(.none, 0)
+                self.input = []
+                self.appendErrorAnswer(.requestTimeout)
+                self.flush()
+            case .none:
+                break
+            }
+        case .closed:
+            break
+        }
+    }
+
+    /// Sets the read timer for the state the connection is in; a timer already running for the same state keeps its
+    /// deadline (a header block's deadline runs from the request's first byte, not from its latest).
+    private func updateTimers() {
+        guard self.phase == .open else { return }
+        let wanted: ReadTimer
+        if self.takesRequests, self.takesMoreWork, !self.input.isEmpty {
+            wanted = self.parser.isReadingBody ? .body : .header
+        } else if self.takesRequests, self.pendingCount == 0, self.input.isEmpty, self.output.isEmpty {
+            wanted = .idle
+        } else {
+            wanted = .none
+        }
+        guard wanted != self.readTimer else { return }
+        let timeout: UInt64?
+        switch wanted {
+        case .header: timeout = self.headerTimeout
+        case .body: timeout = self.bodyTimeout
+        case .idle: timeout = self.idleTimeout
+        case .none: timeout = nil
+        }
+        // A timer whose timeout is off never fires, but an idle connection still counts as idle (it can be
+        // reclaimed at the connection cap).
+        let now = DispatchTime.now().uptimeNanoseconds
+        self.setReadTimer(wanted, timeout.map { now + $0 } ?? .max, since: now)
+    }
+
+    /// Changes the read timer, keeping the loop's count of idle connections.
+    private func setReadTimer(_ timer: ReadTimer, _ deadline: UInt64, since: UInt64 = 0) {
+        if self.readTimer == .idle, timer != .idle { self.loop.idleCountChanged(by: -1) }
+        if self.readTimer != .idle, timer == .idle { self.loop.idleCountChanged(by: 1) }
+        self.readTimer = timer
+        self.readDeadline = deadline
+        self.readTimerSince = since
+    }
+
+    /// Queues a server-made error answer (framing error, timeout, refusal) in request order and stops taking
+    /// requests; the connection closes once it is written.
+    func appendErrorAnswer(_ error: HTTPParseError) {
+        self.takesRequests = false
+        let sink = HTTPConnectionSink(connection: self, error: error)
+        if case .response(let response)? = sink.outcome { self.waitingAnswerBytes += response.body.count }
+        self.slots.append(sink)
+    }
+
+    /// Called when the connection starts: it waits for its first request.
+    func started() {
+        self.updateTimers()
+    }
+
     // MARK: - Closing
 
     /// Marks the connection gone for every sink, runs the `onClose` handlers of requests not answered (on this,
     /// the loop thread, after the lock is released) and drops buffers.
     func markGone() {
+        self.setReadTimer(.none, 0)
+        self.sendDeadline = 0
         var handlers: [@Sendable () -> Void] = []
         self.lock.lock()
         self.isGone = true
@@ -266,6 +420,7 @@ final class HTTPConnection: @unchecked Sendable {
         self.input = []
         self.output = []
         self.outputSent = 0
+        self.waitingAnswerBytes = 0
         for handler in handlers { handler() }
     }
 }

@@ -19,6 +19,9 @@ final class HTTPEventLoop: @unchecked Sendable {
 
     enum Task: Sendable {
         case adopt(Int32)
+        /// A connection accepted at the connection cap: close this loop's connection idle longest and adopt it, or
+        /// refuse it (503) when none is idle.
+        case adoptOverCap(Int32)
         case deliver(HTTPConnectionSink, HTTPOutcome)
         case closeAll(HTTPLatch?)
         case stop
@@ -36,10 +39,14 @@ final class HTTPEventLoop: @unchecked Sendable {
     private var acceptsTasks = true
     private var threadID: pthread_t?
 
+    /// Idle connections of this loop (see `HTTPConnection.ReadTimer.idle`), for the acceptor's choice at the cap.
+    private let idle = HTTPLocked(0)
+
     private var running = true
     private var connections: [HTTPConnection] = []
     private var dirty: [HTTPConnection] = []
-    private var lingeringCount = 0
+    /// The earliest connection deadline seen when the poll set was built (`UInt64.max`: none).
+    private var earliestDeadline = UInt64.max
     private var pollFDs: [pollfd] = []
     private var pollConnections: [HTTPConnection] = []
     private let scratch: UnsafeMutableRawBufferPointer
@@ -109,10 +116,13 @@ final class HTTPEventLoop: @unchecked Sendable {
         self.pollFDs.removeAll(keepingCapacity: true)
         self.pollConnections.removeAll(keepingCapacity: true)
         self.pollFDs.append(pollfd(fd: self.wakePipe.readFD, events: HTTPSocket.pollIn, revents: 0))
+        var earliest = UInt64.max
         for connection in self.connections {
             self.pollFDs.append(pollfd(fd: connection.fd, events: connection.pollEvents, revents: 0))
             self.pollConnections.append(connection)
+            earliest = min(earliest, connection.nextDeadline)
         }
+        self.earliestDeadline = earliest
         let ready = HTTPSocket.poll(&self.pollFDs, timeout: self.pollTimeout())
         if ready > 0, self.pollFDs[0].revents != 0 {
             self.wakePipe.drain()  // before taking the tasks, so a wake written after the take is not lost
@@ -133,7 +143,7 @@ final class HTTPEventLoop: @unchecked Sendable {
         }
         self.pollConnections.removeAll(keepingCapacity: true)
         self.flushDirty()
-        if self.lingeringCount > 0 { self.expireLingering() }
+        if self.earliestDeadline != .max { self.expireTimers() }
     }
 
     private func runTasks() {
@@ -146,6 +156,8 @@ final class HTTPEventLoop: @unchecked Sendable {
             switch task {
             case .adopt(let fd):
                 self.adopt(fd)
+            case .adoptOverCap(let fd):
+                self.adoptOverCap(fd)
             case .deliver(let sink, let outcome):
                 self.apply(sink, outcome)
             case .closeAll(let latch):
@@ -169,20 +181,30 @@ final class HTTPEventLoop: @unchecked Sendable {
     }
 
     private func pollTimeout() -> Int32 {
-        guard self.lingeringCount > 0 else { return -1 }
+        guard self.earliestDeadline != .max else { return -1 }
         let now = DispatchTime.now().uptimeNanoseconds
-        var earliest = UInt64.max
-        for connection in self.connections where connection.phase == .lingering {
-            earliest = min(earliest, connection.lingerDeadline)
-        }
-        guard earliest > now else { return 0 }
-        return Int32(clamping: (earliest - now) / 1_000_000 + 1)
+        guard self.earliestDeadline > now else { return 0 }
+        return Int32(clamping: (self.earliestDeadline - now) / 1_000_000 + 1)
     }
 
-    private func expireLingering() {
+    /// Lets every connection act on the deadlines that passed (timeouts, the end of lingering).
+    private func expireTimers() {
         let now = DispatchTime.now().uptimeNanoseconds
-        let expired = self.connections.filter { $0.phase == .lingering && $0.lingerDeadline <= now }
-        for connection in expired { self.closeConnection(connection) }
+        guard self.earliestDeadline <= now else { return }
+        // Acting may close connections (which reorders `connections`), so walk a snapshot of the due ones.
+        let due = self.connections.filter { $0.nextDeadline <= now }
+        for connection in due { connection.expireTimers(now: now) }
+        self.flushDirty()
+    }
+
+    // MARK: - Idle connections
+
+    /// How many of this loop's connections are idle; read by the acceptor from its thread.
+    var idleCount: Int { self.idle.withLock { $0 } }
+
+    /// Called by a connection whose read timer enters or leaves the idle state.
+    func idleCountChanged(by delta: Int) {
+        self.idle.withLock { $0 += delta }
     }
 
     // MARK: - Connections (loop thread)
@@ -191,13 +213,36 @@ final class HTTPEventLoop: @unchecked Sendable {
         let connection = HTTPConnection(fd: fd, loop: self, limits: self.limits)
         connection.index = self.connections.count
         self.connections.append(connection)
+        connection.started()
+    }
+
+    /// At the connection cap: the connection idle longest makes room for `fd`; without an idle one, `fd` is
+    /// answered 503 and closed (it lingers like any connection the server closes after an answer).
+    private func adoptOverCap(_ fd: Int32) {
+        var oldest: HTTPConnection?
+        for connection in self.connections
+        where connection.phase == .open && connection.readTimer == .idle
+            && connection.readTimerSince < (oldest?.readTimerSince ?? .max)
+        {
+            oldest = connection
+        }
+        if let oldest {
+            self.closeConnection(oldest)
+            self.adopt(fd)
+            return
+        }
+        let connection = HTTPConnection(fd: fd, loop: self, limits: self.limits)
+        connection.index = self.connections.count
+        self.connections.append(connection)
+        connection.appendErrorAnswer(.tooManyConnections)
+        connection.flush()
     }
 
     private func apply(_ sink: HTTPConnectionSink, _ outcome: HTTPOutcome) {
         let connection = sink.connection
         guard connection.phase == .open else { return }  // answers to closed connections are dropped
         sink.outcome = outcome
-        connection.answerArrived()
+        connection.answerArrived(outcome)
     }
 
     func markDirty(_ connection: HTTPConnection) {
@@ -214,14 +259,12 @@ final class HTTPEventLoop: @unchecked Sendable {
         connection.phase = .lingering
         let linger = UInt64(max(0, self.limits.lingerMilliseconds)) * 1_000_000
         connection.lingerDeadline = DispatchTime.now().uptimeNanoseconds + linger
-        self.lingeringCount += 1
         connection.markGone()
     }
 
     /// Closes the descriptor at once; requests not answered get their `onClose` handlers run.
     func closeConnection(_ connection: HTTPConnection) {
         guard connection.phase != .closed else { return }
-        if connection.phase == .lingering { self.lingeringCount -= 1 }
         let wasOpen = connection.phase == .open
         connection.phase = .closed
         HTTPSocket.closeDescriptor(connection.fd)
@@ -249,7 +292,7 @@ final class HTTPEventLoop: @unchecked Sendable {
         self.lock.unlock()
         for task in leftover {
             switch task {
-            case .adopt(let fd):
+            case .adopt(let fd), .adoptOverCap(let fd):
                 HTTPSocket.closeDescriptor(fd)
                 self.counter.withLock { $0 -= 1 }
             case .closeAll(let latch):

@@ -3,11 +3,13 @@
 // `HTTPResponseSink`; the handler answers through the sink exactly once, now or later (long-polls park the sink).
 
 /// One parsed HTTP/1.1 request. The request-target is kept raw (undecoded): PubNub paths must be split before
-/// they are percent-decoded (PROTOCOL.md §1.5).
+/// they are percent-decoded (docs/PROTOCOL.md §1.5).
 public struct HTTPRequest: Sendable {
     /// The method token as sent, e.g. `GET`.
     public var method: String
-    /// The raw request-target, e.g. `/time/0?uuid=a`, never percent-decoded.
+    /// The raw request-target, e.g. `/time/0?uuid=a`, never percent-decoded. Raw non-ASCII bytes that form UTF-8
+    /// are kept as sent; each byte of a sequence that is not UTF-8 is written as `%XX` (percent-decoding the target
+    /// gives back exactly the bytes sent, so such input can be recognised and refused).
     public var target: String
     /// The protocol version as sent, e.g. `HTTP/1.1`.
     public var version: String
@@ -44,7 +46,7 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     /// Extra header fields, written in this order after the status line.
     public var headers: [(name: String, value: String)]
-    /// The body; PubNub answers are never empty (PROTOCOL.md §1.2).
+    /// The body; PubNub answers are never empty (docs/PROTOCOL.md §1.2).
     public var body: [UInt8]
 
     /// Creates a response with `status`, `headers` and `body`.

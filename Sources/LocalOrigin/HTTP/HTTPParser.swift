@@ -1,14 +1,20 @@
 // An incremental HTTP/1.1 request parser over raw bytes. No I/O: the connection feeds it the unconsumed bytes of
 // its input (always starting at the first byte of the request being parsed) and the parser resumes where it
 // stopped, so byte-by-byte input costs no rescanning. Every byte is validated as it arrives, so input that can no
-// longer become a valid request is rejected at once instead of waiting for a line end (PROTOCOL.md §3 item 4).
+// longer become a valid request is rejected at once instead of waiting for a line end (docs/PROTOCOL.md §3 item 4).
 
-/// A framing error: the status and message of the JSON answer sent before the connection is closed.
+/// A framing error (or another answer the server itself gives: a timeout, a refusal): the status and message of
+/// the JSON answer sent before the connection is closed.
 struct HTTPParseError: Error, Equatable, Sendable {
     /// The 4xx/5xx status of the answer.
     var status: Int
     /// A short English reason, used in the JSON body.
     var message: String
+
+    /// A request whose header block or body did not arrive within its timeout (`HTTPServerLimits`).
+    static let requestTimeout = HTTPParseError(status: 408, message: "Request Timeout")
+    /// A connection refused because the server holds `HTTPServerLimits.maxConnections` and none of them is idle.
+    static let tooManyConnections = HTTPParseError(status: 503, message: "Too Many Connections")
 
     /// The JSON error answer. 414 carries the exact body PubNub's balancer sends.
     var response: HTTPResponse {
@@ -90,6 +96,9 @@ struct HTTPParser {
 
     /// True when no byte of a next request has been examined yet.
     var isAtRequestStart: Bool { self.phase == .lineStart && self.scan == 0 }
+
+    /// True once the current request's header block is complete and its body is being read.
+    var isReadingBody: Bool { self.phase == .body }
 
     // MARK: - Parsing
 
@@ -356,7 +365,7 @@ struct HTTPParser {
 
     private mutating func complete(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> Result {
         let method = Self.string(bytes, self.lineStart, self.methodEnd)
-        let target = Self.string(bytes, self.methodEnd + 1, self.targetEnd)
+        let target = Self.targetString(UnsafeBufferPointer(rebasing: bytes[(self.methodEnd + 1)..<self.targetEnd]))
         let version: String
         switch self.minorVersion {
         case 1: version = "HTTP/1.1"
@@ -396,5 +405,34 @@ struct HTTPParser {
 
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+
+    /// The request-target as text without losing a byte: raw UTF-8 stays as sent, and every byte of a sequence that
+    /// is not UTF-8 is written as `%XX`, which percent-decodes back to that byte (so the handler sees it and can
+    /// refuse it, instead of a U+FFFD that two different byte sequences would share).
+    static func targetString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 3)
+        var position = 0
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                out.append(contentsOf: encoded)
+                position += encoded.count
+            case .error(let length):
+                for byte in bytes[position..<(position + length)] {
+                    out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
+                }
+                position += length
+            case .emptyInput:
+                return String(decoding: out, as: UTF8.self)
+            }
+        }
     }
 }

@@ -1,5 +1,5 @@
-// How the server puts an `HTTPResponse` on the wire (PROTOCOL.md §1.2): the 3.4.2 client finds the body length only
-// through a header spelled exactly `Content-Length: `, and each response only through a status line starting with
+// How the server puts an `HTTPResponse` on the wire (docs/PROTOCOL.md §1.2): the 3.4.2 client finds the body length
+// only through a header spelled exactly `Content-Length: `, and each response only through a status line starting with
 // `HTTP/1.1 `, so both are written byte-exact here.
 
 extension HTTPResponse {

@@ -14,8 +14,15 @@ import Foundation
 ///   their `onClose` handlers on the loop thread.
 /// - `respondRaw` and `close()` on a sink take their turn in request order like answers: whatever is due to earlier
 ///   requests on the connection is written first.
+/// - Bounded (`HTTPServerLimits`): a request's header block and body must each arrive within their timeouts (else
+///   408 and close); an idle keep-alive connection is closed after the idle timeout; a connection whose client takes
+///   no answer bytes for the send timeout is closed; at `maxConnections` a new connection takes the place of the one
+///   idle longest, or is answered 503 when none is idle. A parked request (a long-poll) is never timed out by the
+///   server: the handler decides when to answer it.
+/// - A connection stops handing requests to the handler while the answers it holds exceed
+///   `limits.maxBufferedOutputBytes`, so a client that pipelines and reads nothing cannot make it produce more.
 /// - Not supported: chunked request bodies, `Expect: 100-continue` (no interim 100 is sent; the body is read when
-///   the client sends it), idle timeouts (a long-poll may be parked for minutes; the client decides when to hang up).
+///   the client sends it).
 /// - Writes never raise SIGPIPE.
 public final class HTTPServer: @unchecked Sendable {
     // @unchecked: the mutable lifecycle state lives in `state` (an `HTTPLocked`); `lifecycle` serialises start and

@@ -17,7 +17,7 @@ indirect enum JSONValue: Equatable, Sendable {
     /// A number from an integer.
     static func int(_ value: Int) -> JSONValue { .number(String(value)) }
 
-    /// A number from a timetoken (JSON number, §1.7: time, history).
+    /// A number from a timetoken (JSON number, docs/PROTOCOL.md §1.7: time, history).
     static func timetoken(_ value: UInt64) -> JSONValue { .number(String(value)) }
 
     /// The members when this is an object.

@@ -67,7 +67,7 @@ struct MessageRing: Sendable {
     }
 }
 
-/// Hands out timetokens: Unix time in units of 10⁻⁷ s, forced strictly increasing (PROTOCOL.md §1.7).
+/// Hands out timetokens: Unix time in units of 10⁻⁷ s, forced strictly increasing (docs/PROTOCOL.md §1.7).
 struct TimetokenClock: Sendable {
     /// The last timetoken handed out (0 before the first).
     private(set) var last: UInt64 = 0

@@ -42,4 +42,32 @@ public struct RequestLogEntry: Sendable, Equatable {
         self.target = target
         self.status = status
     }
+
+    /// Query parameters whose values are credentials: redacted by `redactedTarget`.
+    static let secretParameters: Set<Substring> = ["auth", "signature"]
+
+    /// `target` for logs and screens: the value of every `auth` and `signature` parameter replaced by `set` and, for
+    /// a long value, its last characters (`auth=set(…c0de)`: 4 of 16 or more, 2 of 8 to 15), so a log shows that a
+    /// request carried a credential and which one, without the credential. Parameters are found as the origin finds
+    /// them: after `&` or any `?` (3.4.2's push requests append `?auth=`).
+    public var redactedTarget: String {
+        guard let mark = self.target.firstIndex(of: "?") else { return self.target }
+        var result = String(self.target[...mark])
+        var rest = self.target[self.target.index(after: mark)...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex { $0 == "&" || $0 == "?" } ?? rest.endIndex
+            let pair = rest[..<end]
+            if let equals = pair.firstIndex(of: "="), Self.secretParameters.contains(pair[..<equals]) {
+                let value = pair[pair.index(after: equals)...]
+                let shown = value.count >= 16 ? 4 : value.count >= 8 ? 2 : 0
+                result += pair[...equals] + (value.isEmpty ? "" : shown == 0 ? "set" : "set(…\(value.suffix(shown)))")
+            } else {
+                result += pair
+            }
+            guard end < rest.endIndex else { break }
+            result.append(rest[end])
+            rest = rest[rest.index(after: end)...]
+        }
+        return result
+    }
 }

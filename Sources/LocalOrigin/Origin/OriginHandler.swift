@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// The PubNub origin emulator as an `HTTPHandler`: routes every request of PROTOCOL.md §3 and answers it, parking
+/// The PubNub origin emulator as an `HTTPHandler`: routes every request of docs/PROTOCOL.md §3 and answers it, parking
 /// subscribe long-polls until a message arrives or their timeout passes.
 ///
 /// Kept apart from `LocalOrigin` (which adds the socket server) so tests can call `handle(_:sink:)` directly and a

@@ -1,11 +1,11 @@
 // Every answer of the origin: a status and a JSON body, JSONP-wrapped when the request named a callback other than
-// `0` (PROTOCOL.md §1.3) — errors too, because 3.4.2 finds a response's owner only through the callback name.
+// `0` (docs/PROTOCOL.md §1.3) — errors too, because 3.4.2 finds a response's owner only through the callback name.
 
 /// A status and JSON body, not yet wrapped or framed.
 struct OriginReply: Sendable {
     /// The HTTP status.
     var status: Int
-    /// The JSON body; never empty (PROTOCOL.md §1.2).
+    /// The JSON body; never empty (docs/PROTOCOL.md §1.2).
     var body: JSONValue
 
     /// The headers every answer carries (the HTTP layer adds `Content-Length` and `Connection`).
@@ -26,7 +26,7 @@ struct OriginReply: Sendable {
 
     // MARK: - Common bodies
 
-    /// `{"status":S,"error":true,"message":M,"service":X}`, the error shape of §2.14.
+    /// `{"status":S,"error":true,"message":M,"service":X}`, the error shape of docs/PROTOCOL.md §2.14.
     static func error(_ status: Int, _ message: String, service: String) -> OriginReply {
         OriginReply(
             status: status,
@@ -42,10 +42,31 @@ struct OriginReply: Sendable {
     /// 405 for a method other than GET (or POST where a body is meaningful).
     static let methodNotAllowed = OriginReply.error(405, "Method Not Allowed", service: "Balancer")
 
+    /// 400 for a request whose path, query or body is not UTF-8 once percent-decoded.
+    static let invalidUTF8 = OriginReply.error(400, "Invalid UTF-8", service: "Balancer")
+
+    /// 403 for a request without a valid signature when the origin has a secret key (the Access Manager shape the
+    /// service answers a wrong signature with).
+    static let signatureMismatch = OriginReply.accessManager(403, "Signature does not match")
+
+    /// 403 for a signed request whose `timestamp` is missing, not a number, or outside the accepted window.
+    static let invalidTimestamp = OriginReply.accessManager(403, "Invalid timestamp")
+
+    /// `{"message":M,"error":true,"service":"Access Manager","status":S}`.
+    static func accessManager(_ status: Int, _ message: String) -> OriginReply {
+        OriginReply(
+            status: status,
+            body: .object([
+                "message": .string(message), "error": .bool(true), "service": .string("Access Manager"),
+                "status": .int(status),
+            ])
+        )
+    }
+
     /// 503 once the origin is stopping.
     static let unavailable = OriginReply.error(503, "Service Unavailable", service: "Balancer")
 
-    /// 400 for an unknown subscribe key when key sets are configured (§2.14).
+    /// 400 for an unknown subscribe key when key sets are configured (docs/PROTOCOL.md §2.14).
     static let invalidSubscribeKey = OriginReply(
         status: 400,
         body: .object([
@@ -54,7 +75,7 @@ struct OriginReply: Sendable {
         ])
     )
 
-    /// A publish status array `[0|1, "text", "tt"]` (timetoken as a string, §1.7).
+    /// A publish status array `[0|1, "text", "tt"]` (timetoken as a string, docs/PROTOCOL.md §1.7).
     static func publishStatus(_ status: Int, _ text: String, _ timetoken: UInt64) -> OriginReply {
         OriginReply(
             status: status,
@@ -70,7 +91,7 @@ struct OriginReply: Sendable {
         return OriginReply(status: 200, body: .object(members))
     }
 
-    /// A Presence-service error with `"error": 1`, the shape PubNub's presence service uses (§2.9).
+    /// A Presence-service error with `"error": 1`, the shape PubNub's presence service uses (docs/PROTOCOL.md §2.9).
     static func presenceError(_ status: Int, _ message: String) -> OriginReply {
         OriginReply(
             status: status,

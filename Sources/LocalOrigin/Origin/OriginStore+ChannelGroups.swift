@@ -1,4 +1,4 @@
-// Channel groups (PROTOCOL.md §2.11): `/v1/channel-registration/sub-key/{sub}/[namespace/{ns}/]channel-group…`.
+// Channel groups (docs/PROTOCOL.md §2.11): `/v1/channel-registration/sub-key/{sub}/[namespace/{ns}/]channel-group…`.
 // A group made under a namespace is stored as `{ns}:{group}`, the name a client then subscribes with.
 
 extension OriginStore {

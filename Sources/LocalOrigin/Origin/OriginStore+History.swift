@@ -1,4 +1,4 @@
-// History (PROTOCOL.md §2.10, EDGE CASE 5). `start` is exclusive, `end` inclusive, in either order:
+// History (docs/PROTOCOL.md §2.10, EDGE CASE 5). `start` is exclusive, `end` inclusive, in either order:
 // only `start` → older than start; only `end` → end and newer; both → between them. Messages inside an answer are
 // always oldest first; `count`/`max` pick which end of the range (see `HistoryQuery`).
 
@@ -94,16 +94,25 @@ extension OriginStore {
         self.answer(exchange, OriginReply(status: 200, body: body))
     }
 
+    /// Most distinct channels one v3 history request may name (PubNub's limit for fetching several channels).
+    static let maxHistoryChannels = 500
+
     /// `/v3/history/sub-key/{sub}/channel/{chs}?max=N` (EDGE CASE 5): per channel the newest `max` of the range
-    /// (default 100 for one channel, 25 for several; at most 100), channels without messages omitted.
+    /// (default 100 for one channel, 25 for several; at most 100), channels without messages omitted. A channel
+    /// named twice is answered once (the answer can hold no more than what is stored: a short request naming one
+    /// channel thousands of times must not multiply it), and more than `maxHistoryChannels` distinct channels → 400.
     func historyV3(_ target: RequestTarget, _ exchange: Exchange) {
         guard target.segments.count == 6, let subscribeKey = self.subscribeKey(target, keywordAt: 2),
             target.segments[4] == "channel"
         else { return self.answer(exchange, .notFound) }
         guard self.acceptsSubscribeKey(subscribeKey) else { return self.answer(exchange, .invalidSubscribeKey) }
-        let channels = RequestTarget.list(target.segments[5])
+        var seen = Set<String>()
+        let channels = RequestTarget.list(target.segments[5]).filter { seen.insert($0).inserted }
         guard !channels.isEmpty else {
             return self.answer(exchange, .error(400, "Invalid Channel", service: "Storage"))
+        }
+        guard channels.count <= OriginStore.maxHistoryChannels else {
+            return self.answer(exchange, .error(400, "Too Many Channels", service: "Storage"))
         }
         let defaultCount = channels.count == 1 ? 100 : 25
         guard var query = OriginStore.historyQuery(target, countName: "max", defaultCount: defaultCount, limit: 100)

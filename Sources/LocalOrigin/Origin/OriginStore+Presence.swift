@@ -1,4 +1,4 @@
-// Presence (PROTOCOL.md §2.4–2.9): who is on which channel, their state, and the events published on
+// Presence (docs/PROTOCOL.md §2.4–2.9): who is on which channel, their state, and the events published on
 // `{ch}-pnpres`. Presence is never tracked on `-pnpres` names themselves (EDGE CASE 8).
 
 extension OriginStore {

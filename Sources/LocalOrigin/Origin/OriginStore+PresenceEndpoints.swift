@@ -1,4 +1,4 @@
-// The `/v2/presence/{sub-key|sub_key}/{sub}/…` requests (PROTOCOL.md §2.5–2.9): here-now, where-now, leave,
+// The `/v2/presence/{sub-key|sub_key}/{sub}/…` requests (docs/PROTOCOL.md §2.5–2.9): here-now, where-now, leave,
 // heartbeat, state get/set.
 
 extension OriginStore {

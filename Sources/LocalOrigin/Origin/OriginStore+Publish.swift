@@ -1,4 +1,4 @@
-// Publish (PROTOCOL.md §2.2, §1.8): GET `/publish/{pub}/{sub}/{sig}/{ch}/{cb}/{msg}` and
+// Publish (docs/PROTOCOL.md §2.2, §1.8): GET `/publish/{pub}/{sub}/{sig}/{ch}/{cb}/{msg}` and
 // POST `/publish/{pub}/{sub}/{sig}/{ch}/{cb}` with the message as the body. The signature slot is ignored.
 
 extension OriginStore {

@@ -1,4 +1,4 @@
-// Mobile push registrations (PROTOCOL.md §2.12): v1 `/v1/push/sub-key/{sub}/devices/{token}[/remove]?type=` and
+// Mobile push registrations (docs/PROTOCOL.md §2.12): v1 `/v1/push/sub-key/{sub}/devices/{token}[/remove]?type=` and
 // v2 `/v2/push/sub-key/{sub}/devices-apns2/{token}[/remove]?environment=&topic=`. Registrations only; nothing is
 // ever pushed. 3.4.2's `&uuid=U?auth=K` is split by `RequestTarget`, which treats a second `?` as a separator.
 

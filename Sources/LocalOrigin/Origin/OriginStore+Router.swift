@@ -1,5 +1,5 @@
-// Which endpoint a request is (PROTOCOL.md §3 MUST 5). Path segments are compared raw (endpoint words are plain
-// ASCII); every name taken from the path is decoded separately, after splitting (§1.5).
+// Which endpoint a request is (docs/PROTOCOL.md §3 MUST 5). Path segments are compared raw (endpoint words are plain
+// ASCII); every name taken from the path is decoded separately, after splitting (docs/PROTOCOL.md §1.5).
 
 extension OriginStore {
     /// Answers (or parks) one request. Called with the handler's lock held.
@@ -8,6 +8,19 @@ extension OriginStore {
         let segments = target.segments
         if let index = OriginStore.callbackSegmentIndex(segments), let callback = target.segment(index) {
             exchange.callback = callback
+        }
+        // Every form alike (path or query, escaped or raw, or the body): text that is not UTF-8 is refused before
+        // anything reads it.
+        guard target.isValidUTF8, request.body.isEmpty || String(validating: request.body, as: UTF8.self) != nil
+        else {
+            self.answer(exchange, .invalidUTF8)
+            return
+        }
+        if let secretKey = self.settings.secretKey, !secretKey.isEmpty,
+            let refusal = self.signatureRefusal(request, target, secretKey: secretKey)
+        {
+            self.answer(exchange, refusal)
+            return
         }
         guard request.method == "GET" || request.method == "POST" else {
             self.answer(exchange, .methodNotAllowed)
@@ -53,7 +66,7 @@ extension OriginStore {
         }
     }
 
-    /// `/time/{cb}` → `[tt]`, the timetoken a JSON number (§2.1).
+    /// `/time/{cb}` → `[tt]`, the timetoken a JSON number (docs/PROTOCOL.md §2.1).
     private func time(_ target: RequestTarget, _ exchange: Exchange) {
         guard target.segments.count <= 2 else {
             self.answer(exchange, .notFound)
@@ -75,7 +88,7 @@ extension OriginStore {
     }
 
     /// The `sub-key`/`sub_key` path form `/{prefix…}/{sub-key|sub_key}/{sub}/…`: the decoded subscribe key at
-    /// `index + 1` when segment `index` is either spelling (§1.5 rule 4).
+    /// `index + 1` when segment `index` is either spelling (docs/PROTOCOL.md §1.5 rule 4).
     func subscribeKey(_ target: RequestTarget, keywordAt index: Int) -> String? {
         guard target.segments.count > index + 1,
             target.segments[index] == "sub-key" || target.segments[index] == "sub_key"

@@ -1,4 +1,4 @@
-// Building subscribe answers and waking parked polls (PROTOCOL.md §2.3).
+// Building subscribe answers and waking parked polls (docs/PROTOCOL.md §2.3).
 
 extension OriginStore {
     /// The most messages one subscribe answer carries.
@@ -9,7 +9,7 @@ extension OriginStore {
 
     /// Channels to deliver from → the subscription that matched them. Channels named directly match themselves;
     /// the channels of group `g` match `g`; a group `g-pnpres` that is not itself a group stands for the presence
-    /// channels of `g`'s channels (PROTOCOL.md §2.11). A channel named directly wins over a group.
+    /// channels of `g`'s channels (docs/PROTOCOL.md §2.11). A channel named directly wins over a group.
     func resolveMatches(channels: [String], groups: [String]) -> [String: String] {
         var matches: [String: String] = [:]
         for channel in channels { matches[channel] = channel }
@@ -73,7 +73,8 @@ extension OriginStore {
         return .array(elements)
     }
 
-    /// `{"t":{"t":"tt","r":R},"m":[envelopes]}` with every key Python requires (§2.3.2), plus `b`, `i`, `u`.
+    /// `{"t":{"t":"tt","r":R},"m":[envelopes]}` with every key Python requires (docs/PROTOCOL.md §2.3.2), plus `b`,
+    /// `i`, `u`.
     private static func v2Body(
         _ items: [(message: StoredMessage, match: String)],
         cursor: UInt64,

@@ -1,4 +1,4 @@
-// The subscribe requests (PROTOCOL.md §2.3): v1 `/subscribe/{sub}/{chs}/{cb}/{tt}` (3.x clients; 3.3 adds a
+// The subscribe requests (docs/PROTOCOL.md §2.3): v1 `/subscribe/{sub}/{chs}/{cb}/{tt}` (3.x clients; 3.3 adds a
 // trailing `/`) and v2 `/v2/subscribe/{sub}/{chs}/{cb}?tt=&tr=` (current SDKs).
 
 extension OriginStore {

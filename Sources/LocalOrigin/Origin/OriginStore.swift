@@ -26,6 +26,9 @@ struct OriginSettings: Sendable {
     var subscribeKeys: Set<String>? = nil
     /// Request log entries kept.
     var requestLogLimit = 1_000
+    /// When set, every request must be signed with it (`OriginStore+Signature.swift`); otherwise signatures are
+    /// ignored.
+    var secretKey: String? = nil
 
     /// These settings with out-of-range values replaced, so no value a user configures can make the origin trap:
     /// timeouts not finite or negative fall back to the defaults, intervals are capped at a day, counts at their

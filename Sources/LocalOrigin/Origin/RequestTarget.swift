@@ -1,6 +1,9 @@
-// PROTOCOL.md §1.5 "Server decoding rules": split the raw target first, decode each element afterwards, because
+// docs/PROTOCOL.md §1.5 "Server decoding rules": split the raw target first, decode each element afterwards, because
 // channel names and messages may contain `%2F` and `%2C`; `+` stays a plus (clients never mean a space by it);
 // a second `?` separates parameters too (3.4.2's push requests append `?auth=` after `&uuid=`).
+// Text must be UTF-8 once decoded: `isValidUTF8` says whether every element is, so the origin refuses the request
+// before any element is read lossily (two different invalid byte sequences would otherwise both become U+FFFD and
+// name the same channel).
 
 /// A request-target split into raw path segments and decoded query parameters.
 struct RequestTarget: Sendable {
@@ -10,6 +13,10 @@ struct RequestTarget: Sendable {
     let segments: [Substring]
     /// Query parameters in order, names and values percent-decoded (`+` kept literally).
     let parameters: [(name: String, value: String)]
+    /// False when a path segment, a parameter name or a parameter value percent-decodes to bytes that are not
+    /// UTF-8 (whether they came escaped as `%FF` or raw; the HTTP layer hands raw invalid bytes over as `%XX`).
+    /// Decoded text is lossy then, and must not be used.
+    let isValidUTF8: Bool
 
     /// Splits `target`. An absolute-form target (`http://host/path`) is reduced to its path.
     init(_ target: String) {
@@ -29,12 +36,16 @@ struct RequestTarget: Sendable {
         var segments = self.rawPath.split(separator: "/", omittingEmptySubsequences: false)
         if segments.first?.isEmpty == true { segments.removeFirst() }
         self.segments = segments
+        var valid = segments.allSatisfy(RequestTarget.decodesToUTF8)
         self.parameters = query.split(whereSeparator: { $0 == "&" || $0 == "?" }).map { pair in
-            guard let equals = pair.firstIndex(of: "=") else {
-                return (RequestTarget.decode(pair), "")
-            }
-            return (RequestTarget.decode(pair[..<equals]), RequestTarget.decode(pair[pair.index(after: equals)...]))
+            let name = pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair
+            let value = pair.firstIndex(of: "=").map { pair[pair.index(after: $0)...] } ?? ""
+            let decodedName = RequestTarget.strictlyDecoded(name)
+            let decodedValue = RequestTarget.strictlyDecoded(value)
+            if decodedName == nil || decodedValue == nil { valid = false }
+            return (decodedName ?? RequestTarget.decode(name), decodedValue ?? RequestTarget.decode(value))
         }
+        self.isValidUTF8 = valid
     }
 
     /// The decoded value of the first parameter called `name`, or `nil` when absent.
@@ -81,8 +92,24 @@ struct RequestTarget: Sendable {
         return out
     }
 
-    /// Percent-decoded text; bytes that are not UTF-8 become U+FFFD.
+    /// Percent-decoded text; bytes that are not UTF-8 become U+FFFD (callers check `isValidUTF8` first).
     static func decode(_ text: Substring) -> String {
         String(decoding: RequestTarget.decodedBytes(text), as: UTF8.self)
+    }
+
+    /// Percent-decoded text, or nil when the decoded bytes are not UTF-8.
+    static func strictlyDecoded(_ text: Substring) -> String? {
+        if RequestTarget.isPlainASCII(text) { return String(text) }
+        return String(validating: RequestTarget.decodedBytes(text), as: UTF8.self)
+    }
+
+    /// True when `text` percent-decodes to UTF-8.
+    static func decodesToUTF8(_ text: Substring) -> Bool {
+        RequestTarget.isPlainASCII(text) || String(validating: RequestTarget.decodedBytes(text), as: UTF8.self) != nil
+    }
+
+    /// ASCII without `%`: decoding changes nothing (the common case, checked without allocating).
+    private static func isPlainASCII(_ text: Substring) -> Bool {
+        text.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "%") }
     }
 }

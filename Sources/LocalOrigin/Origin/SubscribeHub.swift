@@ -1,4 +1,4 @@
-// Parked subscribe long-polls. Delivery is stateless (PROTOCOL.md §2.3.3): a poll only remembers its cursor, so
+// Parked subscribe long-polls. Delivery is stateless (docs/PROTOCOL.md §2.3.3): a poll only remembers its cursor, so
 // dropping one (its connection closed) consumes nothing; the next poll with the same cursor gets the same messages.
 
 /// Which answer shape a subscribe request wants.

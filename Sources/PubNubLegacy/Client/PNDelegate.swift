@@ -1,6 +1,6 @@
 import Foundation
 
-/// The 3.4 `PNDelegate` protocol (spec/API-3.4.md §2.3): 39 callbacks, all optional.
+/// The 3.4 `PNDelegate` protocol (docs/API-3.4.md §2.3): 39 callbacks, all optional.
 ///
 /// Every method is a requirement with a default implementation in the extension below, so a conforming class
 /// implements only the callbacks it needs and those are dispatched dynamically. The client holds its delegate
@@ -8,7 +8,7 @@ import Foundation
 /// first among the listeners of each event: delegate, observation center, notification, then the completion block.
 ///
 /// "Gated" callbacks are made only while the client is connected or recovering from a network loss
-/// (spec/API-3.4.md §1.3); their completion blocks are called in every state.
+/// (docs/API-3.4.md §1.3); their completion blocks are called in every state.
 public protocol PNDelegate: AnyObject {
     /// A configuration error (code 100, from `setConfiguration`/`setupWithConfiguration` or `connect`), a message-
     /// count-exceeded report (`kPNRequestMessageCountExceededError`), or a decryption-failure report: right after a
@@ -34,10 +34,11 @@ public protocol PNDelegate: AnyObject {
     func pubnubClient(_ client: PubNub, willDisconnectWithError: PNError)
 
     /// A connection attempt failed for good (after its retries), e.g. code 102 when the origin cannot be reached, or a
-    /// TLS failure. Not gated.
+    /// TLS failure; or `connect` was called while connected or connecting (101, as in 3.4.2). Not gated.
     func pubnubClient(_ client: PubNub, connectionDidFailWithError: PNError)
 
-    /// A subscribe call completed; the channels are exactly the regular channels named in the call. Gated.
+    /// A subscribe call completed; the channels are every regular channel subscribed now, the call's and the earlier
+    /// ones, in subscription order (as 3.4.2 reported them). Gated.
     func pubnubClient(_ client: PubNub, didSubscribeOnChannels: [PNChannel])
 
     /// After a reconnect or a hard reset the client is about to re-subscribe these channels. Not gated.
@@ -78,7 +79,8 @@ public protocol PNDelegate: AnyObject {
     /// Push notifications were disabled for the device on these channels. Gated.
     func pubnubClient(_ client: PubNub, didDisablePushNotificationsOnChannels: [PNChannel])
 
-    /// Disabling push notifications failed (routed here, not to the enable callback as 3.4 did: DESIGN.md D4). Gated.
+    /// Disabling push notifications failed (routed here, not to the enable callback as 3.4 did: docs/DESIGN.md D4).
+    /// Gated.
     func pubnubClient(_ client: PubNub, pushNotificationDisableDidFailWithError: PNError)
 
     /// The device was removed from push notifications on all channels. Gated.
@@ -144,6 +146,132 @@ public protocol PNDelegate: AnyObject {
     /// Asked before a restore: whether to continue from the last time token (messages of the outage are delivered) or
     /// from now. nil (the default) uses `PNConfiguration.restoreSubscriptionFromLastTimeToken`.
     func shouldRestoreSubscriptionFromLastTimeToken() -> NSNumber?
+
+    // MARK: - Other shapes 3.x apps declared
+    // 3.4's header declared the methods above, but Objective-C also called an implementation whose parameter was a
+    // superclass (`NSError *` for `PNError *`), another class it did not check (`NSDate *` for `PNDate *`), or that
+    // left out a nullability it never had. In Swift such an implementation would silently never be called, so each
+    // shape 3.x apps used is a requirement of its own, with an empty default, and the client calls it right after
+    // the canonical method of the same event. Implement one shape per callback. See docs/API-3.4.md §2.3 and
+    // MIGRATION.md §2.
+
+    /// `pubnubClient(_:error:)`, for an implementation that takes an `NSError`.
+    func pubnubClient(_ client: PubNub, error: NSError)
+
+    /// `pubnubClient(_:didDisconnectFromOrigin:withError:)`, for an implementation that takes an `NSError`.
+    func pubnubClient(_ client: PubNub, didDisconnectFromOrigin: String, withError: NSError)
+
+    /// `pubnubClient(_:willDisconnectWithError:)`, for an implementation that takes an `NSError`.
+    func pubnubClient(_ client: PubNub, willDisconnectWithError: NSError)
+
+    /// `pubnubClient(_:connectionDidFailWithError:)`, for an implementation that takes an `NSError`.
+    func pubnubClient(_ client: PubNub, connectionDidFailWithError: NSError)
+
+    /// `pubnubClient(_:subscriptionDidFailWithError:)`, for an implementation that takes an `NSError` (as the 3.4.2
+    /// demo apps declared it).
+    func pubnubClient(_ client: PubNub, subscriptionDidFailWithError: NSError)
+
+    /// `pubnubClient(_:unsubscriptionDidFailWithError:)`, for an implementation that takes an `NSError`.
+    func pubnubClient(_ client: PubNub, unsubscriptionDidFailWithError: NSError)
+
+    /// `pubnubClient(_:presenceObservationEnablingDidFailWithError:)`, for an implementation that takes an
+    /// `NSError`.
+    func pubnubClient(_ client: PubNub, presenceObservationEnablingDidFailWithError: NSError)
+
+    /// `pubnubClient(_:presenceObservationDisablingDidFailWithError:)`, for an implementation that takes an
+    /// `NSError`.
+    func pubnubClient(_ client: PubNub, presenceObservationDisablingDidFailWithError: NSError)
+
+    /// `pubnubClient(_:pushNotificationEnableDidFailWithError:)`, for an implementation that takes an `NSError`.
+    func pubnubClient(_ client: PubNub, pushNotificationEnableDidFailWithError: NSError)
+
+    /// `pubnubClient(_:pushNotificationDisableDidFailWithError:)`, for an implementation that takes an `NSError`.
+    func pubnubClient(_ client: PubNub, pushNotificationDisableDidFailWithError: NSError)
+
+    /// `pubnubClient(_:pushNotificationsRemoveFromChannelsDidFailWithError:)`, for an implementation that takes an
+    /// `NSError`.
+    func pubnubClient(_ client: PubNub, pushNotificationsRemoveFromChannelsDidFailWithError: NSError)
+
+    /// `pubnubClient(_:pushNotificationEnabledChannelsReceiveDidFailWithError:)`, for an implementation that takes
+    /// an `NSError`.
+    func pubnubClient(_ client: PubNub, pushNotificationEnabledChannelsReceiveDidFailWithError: NSError)
+
+    /// `pubnubClient(_:timeTokenReceiveDidFailWithError:)`, for an implementation that takes an `NSError`.
+    func pubnubClient(_ client: PubNub, timeTokenReceiveDidFailWithError: NSError)
+
+    /// `pubnubClient(_:didFailMessageSend:withError:)`, for an implementation that takes an `NSError`.
+    func pubnubClient(_ client: PubNub, didFailMessageSend: PNMessage?, withError: NSError)
+
+    /// `pubnubClient(_:didFailMessageSend:withError:)`, for an implementation whose message is not optional: called
+    /// when the failure concerns a message (not for an invalid payload, which has none).
+    func pubnubClient(_ client: PubNub, didFailMessageSend: PNMessage, withError: PNError)
+
+    /// `pubnubClient(_:didFailMessageSend:withError:)`, non-optional message and `NSError`; called when the failure
+    /// concerns a message.
+    func pubnubClient(_ client: PubNub, didFailMessageSend: PNMessage, withError: NSError)
+
+    /// `pubnubClient(_:didReceiveMessageHistory:forChannel:startingFrom:to:)`, for an implementation that takes
+    /// `Date`s (3.x apps declared `NSDate *`): the dates of the page's `PNDate`s.
+    func pubnubClient(
+        _ client: PubNub,
+        didReceiveMessageHistory: [PNMessage],
+        forChannel: PNChannel,
+        startingFrom: Date?,
+        to: Date?
+    )
+
+    /// `pubnubClient(_:didReceiveMessageHistory:forChannel:startingFrom:to:)` with non-optional `PNDate`s: called
+    /// when the page has both dates (an empty page has none).
+    func pubnubClient(
+        _ client: PubNub,
+        didReceiveMessageHistory: [PNMessage],
+        forChannel: PNChannel,
+        startingFrom: PNDate,
+        to: PNDate
+    )
+
+    /// `pubnubClient(_:didReceiveMessageHistory:forChannel:startingFrom:to:)` with non-optional `Date`s: called
+    /// when the page has both dates.
+    func pubnubClient(
+        _ client: PubNub,
+        didReceiveMessageHistory: [PNMessage],
+        forChannel: PNChannel,
+        startingFrom: Date,
+        to: Date
+    )
+
+    /// `pubnubClient(_:didFailHistoryDownloadForChannel:withError:)`, for an implementation that takes an `NSError`.
+    func pubnubClient(_ client: PubNub, didFailHistoryDownloadForChannel: PNChannel?, withError: NSError)
+
+    /// `pubnubClient(_:didFailHistoryDownloadForChannel:withError:)` with a non-optional channel: called when the
+    /// failure names one.
+    func pubnubClient(_ client: PubNub, didFailHistoryDownloadForChannel: PNChannel, withError: PNError)
+
+    /// `pubnubClient(_:didFailHistoryDownloadForChannel:withError:)`, non-optional channel and `NSError`.
+    func pubnubClient(_ client: PubNub, didFailHistoryDownloadForChannel: PNChannel, withError: NSError)
+
+    /// `pubnubClient(_:didFailParticipantsListDownloadForChannel:withError:)`, for an implementation that takes an
+    /// `NSError`.
+    func pubnubClient(_ client: PubNub, didFailParticipantsListDownloadForChannel: PNChannel?, withError: NSError)
+
+    /// `pubnubClient(_:didFailParticipantsListDownloadForChannel:withError:)` with a non-optional channel: called
+    /// when the failure names one.
+    func pubnubClient(_ client: PubNub, didFailParticipantsListDownloadForChannel: PNChannel, withError: PNError)
+
+    /// `pubnubClient(_:didFailParticipantsListDownloadForChannel:withError:)`, non-optional channel and `NSError`.
+    func pubnubClient(_ client: PubNub, didFailParticipantsListDownloadForChannel: PNChannel, withError: NSError)
+
+    /// `shouldReconnectPubNubClient(_:)` for an implementation that returns a non-optional `NSNumber` (as 3.x's
+    /// `- (NSNumber *)` reads). Used when the optional form gives nil.
+    func shouldReconnectPubNubClient(_ client: PubNub) -> NSNumber
+
+    /// `shouldResubscribeOnConnectionRestore()` returning a non-optional `NSNumber`. Used when the optional form
+    /// gives nil.
+    func shouldResubscribeOnConnectionRestore() -> NSNumber
+
+    /// `shouldRestoreSubscriptionFromLastTimeToken()` returning a non-optional `NSNumber`. Used when the optional
+    /// form gives nil.
+    func shouldRestoreSubscriptionFromLastTimeToken() -> NSNumber
 }
 
 // The defaults: a no-op for every callback (observably the same as "not implemented" in 3.4) and nil for the

@@ -1,19 +1,20 @@
 import Foundation
 
-// History and participants: spec/API-3.4.md §2.1.7 and §2.1.8, #54–#69. Every history variant funnels into
-// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)` (#67).
+// History and participants: docs/API-3.4.md §2.1.7 and §2.1.8, `+requestFullHistoryForChannel:` …
+// `+requestParticipantsListForChannel:withCompletionBlock:`. Every history variant funnels into
+// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
 
 extension PubNub {
-    // MARK: - History variants (#54–#66)
+    // MARK: - History variants
 
-    /// Requests the shared client's history of `channel` (#54): without a start date, without an end date, at most 100 messages, without a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestFullHistoryForChannel:`): without a start date, without an end date, at most 100 messages, without a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestFullHistoryForChannel(
         _ channel: PNChannel
     ) {
         self.sharedInstance().requestFullHistoryForChannel(channel)
     }
 
-    /// Requests the history of `channel` (#54): without a start date, without an end date, at most 100 messages, without a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestFullHistoryForChannel:`): without a start date, without an end date, at most 100 messages, without a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestFullHistoryForChannel(
         _ channel: PNChannel
@@ -28,7 +29,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the shared client's history of `channel` (#55): without a start date, without an end date, at most 100 messages, with a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestFullHistoryForChannel:withCompletionBlock:`): without a start date, without an end date, at most 100 messages, with a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestFullHistoryForChannel(
         _ channel: PNChannel,
         withCompletionBlock: PNClientHistoryLoadHandlingBlock?
@@ -36,7 +37,7 @@ extension PubNub {
         self.sharedInstance().requestFullHistoryForChannel(channel, withCompletionBlock: withCompletionBlock)
     }
 
-    /// Requests the history of `channel` (#55): without a start date, without an end date, at most 100 messages, with a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestFullHistoryForChannel:withCompletionBlock:`): without a start date, without an end date, at most 100 messages, with a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestFullHistoryForChannel(
         _ channel: PNChannel,
@@ -52,7 +53,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the shared client's history of `channel` (#56): from `from`, without an end date, at most 100 messages, without a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestHistoryForChannel:from:`): from `from`, without an end date, at most 100 messages, without a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestHistoryForChannel(
         _ channel: PNChannel,
         from: PNDate?
@@ -60,7 +61,7 @@ extension PubNub {
         self.sharedInstance().requestHistoryForChannel(channel, from: from)
     }
 
-    /// Requests the history of `channel` (#56): from `from`, without an end date, at most 100 messages, without a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestHistoryForChannel:from:`): from `from`, without an end date, at most 100 messages, without a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestHistoryForChannel(
         _ channel: PNChannel,
@@ -76,7 +77,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the shared client's history of `channel` (#57): from `from`, to `to`, at most 100 messages, without a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestHistoryForChannel:from:to:`): from `from`, to `to`, at most 100 messages, without a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestHistoryForChannel(
         _ channel: PNChannel,
         from: PNDate?,
@@ -85,7 +86,7 @@ extension PubNub {
         self.sharedInstance().requestHistoryForChannel(channel, from: from, to: to)
     }
 
-    /// Requests the history of `channel` (#57): from `from`, to `to`, at most 100 messages, without a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestHistoryForChannel:from:to:`): from `from`, to `to`, at most 100 messages, without a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestHistoryForChannel(
         _ channel: PNChannel,
@@ -102,7 +103,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the shared client's history of `channel` (#58): from `from`, without an end date, at most 100 messages, with a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestHistoryForChannel:from:withCompletionBlock:`): from `from`, without an end date, at most 100 messages, with a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestHistoryForChannel(
         _ channel: PNChannel,
         from: PNDate?,
@@ -111,7 +112,7 @@ extension PubNub {
         self.sharedInstance().requestHistoryForChannel(channel, from: from, withCompletionBlock: withCompletionBlock)
     }
 
-    /// Requests the history of `channel` (#58): from `from`, without an end date, at most 100 messages, with a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestHistoryForChannel:from:withCompletionBlock:`): from `from`, without an end date, at most 100 messages, with a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestHistoryForChannel(
         _ channel: PNChannel,
@@ -128,7 +129,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the shared client's history of `channel` (#59): from `from`, to `to`, at most 100 messages, with a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestHistoryForChannel:from:to:withCompletionBlock:`): from `from`, to `to`, at most 100 messages, with a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestHistoryForChannel(
         _ channel: PNChannel,
         from: PNDate?,
@@ -143,7 +144,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the history of `channel` (#59): from `from`, to `to`, at most 100 messages, with a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestHistoryForChannel:from:to:withCompletionBlock:`): from `from`, to `to`, at most 100 messages, with a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestHistoryForChannel(
         _ channel: PNChannel,
@@ -161,7 +162,7 @@ extension PubNub {
         )
     }
 
-    // MARK: - History (#67)
+    // MARK: - History (`+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`)
 
     /// Requests the shared client's history of `channel`; see the instance method.
     public static func requestHistoryForChannel(
@@ -190,7 +191,7 @@ extension PubNub {
     /// when a cipher key is set; each message's channel is `channel`), the channel and the page's start and end
     /// dates. Failure: `didFailHistoryDownloadForChannel:withError:` (when connected or recovering) and the block
     /// with nil messages, the channel and the error — 104/105 when not connected, 111 for a refused name, 106
-    /// timeout, 112/113 access denied (unlike 3.4, the block is called for pre-flight failures too: DESIGN.md D5).
+    /// timeout, 112/113 access denied (unlike 3.4, the block is called for pre-flight failures too: docs/DESIGN.md D5).
     /// The block is called exactly once, on the delivery queue.
     public func requestHistoryForChannel(
         _ channel: PNChannel,

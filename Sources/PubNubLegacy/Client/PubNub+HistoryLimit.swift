@@ -1,10 +1,11 @@
 import Foundation
 
-// History variants with a limit (and a direction): spec/API-3.4.md §2.1.7, #60–#66. Each funnels into
-// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)` (#67).
+// History variants with a limit (and a direction): docs/API-3.4.md §2.1.7, the variants of
+// `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`. Each funnels into
+// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
 
 extension PubNub {
-    /// Requests the shared client's history of `channel` (#60): from `from`, without an end date, at most `limit` messages (0 = 100), without a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestHistoryForChannel:from:limit:`): from `from`, without an end date, at most `limit` messages (0 = 100), without a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestHistoryForChannel(
         _ channel: PNChannel,
         from: PNDate?,
@@ -13,7 +14,7 @@ extension PubNub {
         self.sharedInstance().requestHistoryForChannel(channel, from: from, limit: limit)
     }
 
-    /// Requests the history of `channel` (#60): from `from`, without an end date, at most `limit` messages (0 = 100), without a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestHistoryForChannel:from:limit:`): from `from`, without an end date, at most `limit` messages (0 = 100), without a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestHistoryForChannel(
         _ channel: PNChannel,
@@ -30,7 +31,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the shared client's history of `channel` (#61): from `from`, to `to`, at most `limit` messages (0 = 100), without a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestHistoryForChannel:from:to:limit:`): from `from`, to `to`, at most `limit` messages (0 = 100), without a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestHistoryForChannel(
         _ channel: PNChannel,
         from: PNDate?,
@@ -40,7 +41,7 @@ extension PubNub {
         self.sharedInstance().requestHistoryForChannel(channel, from: from, to: to, limit: limit)
     }
 
-    /// Requests the history of `channel` (#61): from `from`, to `to`, at most `limit` messages (0 = 100), without a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestHistoryForChannel:from:to:limit:`): from `from`, to `to`, at most `limit` messages (0 = 100), without a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestHistoryForChannel(
         _ channel: PNChannel,
@@ -58,7 +59,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the shared client's history of `channel` (#62): from `from`, without an end date, at most `limit` messages (0 = 100), with a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestHistoryForChannel:from:limit:withCompletionBlock:`): from `from`, without an end date, at most `limit` messages (0 = 100), with a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestHistoryForChannel(
         _ channel: PNChannel,
         from: PNDate?,
@@ -73,7 +74,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the history of `channel` (#62): from `from`, without an end date, at most `limit` messages (0 = 100), with a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestHistoryForChannel:from:limit:withCompletionBlock:`): from `from`, without an end date, at most `limit` messages (0 = 100), with a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestHistoryForChannel(
         _ channel: PNChannel,
@@ -91,7 +92,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the shared client's history of `channel` (#63): from `from`, to `to`, at most `limit` messages (0 = 100), with a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestHistoryForChannel:from:to:limit:withCompletionBlock:`): from `from`, to `to`, at most `limit` messages (0 = 100), with a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestHistoryForChannel(
         _ channel: PNChannel,
         from: PNDate?,
@@ -108,7 +109,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the history of `channel` (#63): from `from`, to `to`, at most `limit` messages (0 = 100), with a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestHistoryForChannel:from:to:limit:withCompletionBlock:`): from `from`, to `to`, at most `limit` messages (0 = 100), with a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestHistoryForChannel(
         _ channel: PNChannel,
@@ -127,7 +128,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the shared client's history of `channel` (#64): from `from`, without an end date, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, without a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestHistoryForChannel:from:limit:reverseHistory:`): from `from`, without an end date, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, without a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestHistoryForChannel(
         _ channel: PNChannel,
         from: PNDate?,
@@ -142,7 +143,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the history of `channel` (#64): from `from`, without an end date, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, without a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestHistoryForChannel:from:limit:reverseHistory:`): from `from`, without an end date, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, without a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestHistoryForChannel(
         _ channel: PNChannel,
@@ -160,7 +161,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the shared client's history of `channel` (#65): from `from`, to `to`, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, without a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestHistoryForChannel:from:to:limit:reverseHistory:`): from `from`, to `to`, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, without a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestHistoryForChannel(
         _ channel: PNChannel,
         from: PNDate?,
@@ -177,7 +178,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the history of `channel` (#65): from `from`, to `to`, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, without a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestHistoryForChannel:from:to:limit:reverseHistory:`): from `from`, to `to`, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, without a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestHistoryForChannel(
         _ channel: PNChannel,
@@ -196,7 +197,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the shared client's history of `channel` (#66): from `from`, without an end date, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, with a block; see #67.
+    /// Requests the shared client's history of `channel` (`+requestHistoryForChannel:from:limit:reverseHistory:withCompletionBlock:`): from `from`, without an end date, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, with a block; see `+requestHistoryForChannel:from:to:limit:reverseHistory:withCompletionBlock:`.
     public static func requestHistoryForChannel(
         _ channel: PNChannel,
         from: PNDate?,
@@ -213,7 +214,7 @@ extension PubNub {
         )
     }
 
-    /// Requests the history of `channel` (#66): from `from`, without an end date, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, with a block. Callbacks as for
+    /// Requests the history of `channel` (`+requestHistoryForChannel:from:limit:reverseHistory:withCompletionBlock:`): from `from`, without an end date, at most `limit` messages (0 = 100), oldest first when `reverseHistory`, with a block. Callbacks as for
     /// `requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:)`.
     public func requestHistoryForChannel(
         _ channel: PNChannel,

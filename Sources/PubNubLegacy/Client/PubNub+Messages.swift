@@ -1,9 +1,10 @@
 import Foundation
 
-// Time token and publishing: spec/API-3.4.md §2.1.5 and §2.1.6, #48–#53.
+// Time token and publishing: docs/API-3.4.md §2.1.5 and §2.1.6, `+requestServerTimeToken` …
+// `+sendMessage:withCompletionBlock:`.
 
 extension PubNub {
-    // MARK: - Time token (#48, #49)
+    // MARK: - Time token (`+requestServerTimeToken`, `+requestServerTimeTokenWithCompletionBlock:`)
 
     /// Asks the shared client for the server time; see `requestServerTimeTokenWithCompletionBlock(_:)`.
     public static func requestServerTimeToken() {
@@ -31,7 +32,7 @@ extension PubNub {
         }
     }
 
-    // MARK: - Send (#50, #51)
+    // MARK: - Send (`+sendMessage:toChannel:`, `+sendMessage:toChannel:withCompletionBlock:`)
 
     /// Publishes through the shared client; see `sendMessage(_:toChannel:withCompletionBlock:)`.
     @discardableResult
@@ -94,7 +95,7 @@ extension PubNub {
         }
     }
 
-    // MARK: - Re-send (#52, #53)
+    // MARK: - Re-send (`+sendMessage:`, `+sendMessage:withCompletionBlock:`)
 
     /// Re-sends a message through the shared client; see `sendMessage(_:withCompletionBlock:)`.
     public static func sendMessage(_ message: PNMessage) {

@@ -1,9 +1,10 @@
 import Foundation
 
-// Participants ("here now"): spec/API-3.4.md §2.1.8, #68–#69.
+// Participants ("here now"): docs/API-3.4.md §2.1.8, `+requestParticipantsListForChannel:withCompletionBlock:` and its
+// variants.
 
 extension PubNub {
-    // MARK: - Participants (#68, #69)
+    // MARK: - Participants
 
     /// Requests who is on `channel` through the shared client; see the instance method.
     public static func requestParticipantsListForChannel(_ channel: PNChannel) {
@@ -28,7 +29,7 @@ extension PubNub {
     /// and the block with the uuids and the channel. Failure: `didFailParticipantsListDownloadForChannel:withError:`
     /// (when connected or recovering) and the block with nil, the channel and the error — 104/105, 111, 106, 107
     /// presence not enabled, 112/113. The block is called exactly once (also on pre-flight failures, unlike 3.4:
-    /// DESIGN.md D5), on the delivery queue.
+    /// docs/DESIGN.md D5), on the delivery queue.
     public func requestParticipantsListForChannel(
         _ channel: PNChannel,
         withCompletionBlock: PNClientParticipantsHandlingBlock?

@@ -1,6 +1,7 @@
 import Foundation
 
-// Presence observation: spec/API-3.4.md §2.1.4, #39–#47.
+// Presence observation: docs/API-3.4.md §2.1.4, `+isPresenceObservationEnabledForChannel:` …
+// `+disablePresenceObservationForChannels:withCompletionHandlingBlock:`.
 
 extension PubNub {
     /// Whether the shared client observes presence on `channel`; see the instance method.
@@ -15,7 +16,7 @@ extension PubNub {
             && snapshot.subscribed.contains(PNChannelPresence.presenceForChannel(channel).name)
     }
 
-    // MARK: - Enable (#40–#43)
+    // MARK: - Enable (`+enablePresenceObservationForChannels:withCompletionHandlingBlock:` and its variants)
 
     /// Enables presence observation on one channel of the shared client.
     public static func enablePresenceObservationForChannel(_ channel: PNChannel) {
@@ -82,7 +83,7 @@ extension PubNub {
         }
     }
 
-    // MARK: - Disable (#44–#47)
+    // MARK: - Disable (`+disablePresenceObservationForChannels:withCompletionHandlingBlock:` and its variants)
 
     /// Disables presence observation on one channel of the shared client.
     public static func disablePresenceObservationForChannel(_ channel: PNChannel) {

@@ -1,10 +1,12 @@
 import Foundation
 
-// Push-notification registrations (APNS): spec/API-3.4.md §2.1.3, #29–#38. The device token goes on the wire as
-// uppercase hex; an empty token fails every variant with 125 before anything is sent.
+// Push-notification registrations (APNS): docs/API-3.4.md §2.1.3,
+// `+enablePushNotificationsOnChannel:withDevicePushToken:` …
+// `+requestPushNotificationEnabledChannelsForDevicePushToken:withCompletionHandlingBlock:`. The device token goes on
+// the wire as uppercase hex; an empty token fails every variant with 125 before anything is sent.
 
 extension PubNub {
-    // MARK: - Enable (#29–#32)
+    // MARK: - Enable
 
     /// Enables push notifications on one channel for the shared client's device token.
     public static func enablePushNotificationsOnChannel(_ channel: PNChannel, withDevicePushToken: Data) {
@@ -95,7 +97,7 @@ extension PubNub {
         }
     }
 
-    // MARK: - Disable (#33–#36)
+    // MARK: - Disable
 
     /// Disables push notifications on one channel of the shared client.
     public static func disablePushNotificationsOnChannel(_ channel: PNChannel, withDevicePushToken: Data) {
@@ -186,7 +188,7 @@ extension PubNub {
         }
     }
 
-    // MARK: - Remove and list (#37, #38)
+    // MARK: - Remove and list
 
     /// Removes the shared client's device from push on all channels; see the instance method.
     public static func removeAllPushNotificationsForDevicePushToken(

@@ -1,9 +1,11 @@
 import Foundation
 
-// Subscription: spec/API-3.4.md §2.1.2, #11–#28. Every variant without `withPresenceEvent` uses YES.
+// Subscription: docs/API-3.4.md §2.1.2, `+subscribedChannels` …
+// `+unsubscribeFromChannels:withPresenceEvent:andCompletionHandlingBlock:`. Every variant without `withPresenceEvent`
+// uses YES.
 
 extension PubNub {
-    // MARK: - Getters (#11, #12)
+    // MARK: - Getters (`+subscribedChannels`, `+isSubscribedOnChannel:`)
 
     /// The shared client's subscribed channels; see the instance method.
     public static func subscribedChannels() -> [PNChannel] {
@@ -27,7 +29,7 @@ extension PubNub {
         return snapshot.connected && snapshot.subscribed.contains(channel.name)
     }
 
-    // MARK: - Subscribe (#13–#20)
+    // MARK: - Subscribe (`+subscribeOnChannels:withPresenceEvent:andCompletionHandlingBlock:` and its variants)
 
     /// Subscribes the shared client to one channel; see `subscribeOnChannels(_:withPresenceEvent:andCompletionHandlingBlock:)`.
     public static func subscribeOnChannel(_ channel: PNChannel) {
@@ -153,8 +155,9 @@ extension PubNub {
     /// With `withPresenceEvent` the origin gets a handshake (`tt=0`) for the whole list so it registers the new
     /// channels; channels already subscribed are not left, and with `keepTimeTokenOnListChange` (default YES) the
     /// subscription continues from its previous time token, so nothing published meanwhile is missed. Without it
-    /// the list grows without a handshake. Success: `didSubscribeOnChannels:` with exactly the regular channels
-    /// named here, then the block with `PNSubscriptionProcessSubscribedState`. Failure: `subscriptionDidFailWithError:`
+    /// the list grows without a handshake. Success: `didSubscribeOnChannels:` with every regular channel subscribed
+    /// now (these and the earlier ones, in subscription order, as 3.4.2 reported them), then the block with
+    /// `PNSubscriptionProcessSubscribedState` and the same list. Failure: `subscriptionDidFailWithError:`
     /// and the block with `PNSubscriptionProcessNotSubscribedState` and the error — 104/105 when not connected,
     /// 111 for a name `PNChannel.validationError()` refuses (nothing is sent), 106 when the handshake times out,
     /// 112/113 when access is denied. Subscribing only to subscribed channels completes at once without traffic.
@@ -170,7 +173,7 @@ extension PubNub {
         }
     }
 
-    // MARK: - Unsubscribe (#21–#28)
+    // MARK: - Unsubscribe (`+unsubscribeFromChannels:withPresenceEvent:andCompletionHandlingBlock:` and its variants)
 
     /// Unsubscribes the shared client from one channel with a presence event.
     public static func unsubscribeFromChannel(_ channel: PNChannel) {

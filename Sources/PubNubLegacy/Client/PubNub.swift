@@ -1,7 +1,7 @@
 import Foundation
 
 /// The PubNub 3.4 client: the facade that ported code calls as `PubNub.connect()`,
-/// `PubNub.sendMessage(_:toChannel:)` and so on, plus instances for several clients in one process (DESIGN.md §3).
+/// `PubNub.sendMessage(_:toChannel:)` and so on, plus instances for several clients in one process (docs/DESIGN.md §3).
 ///
 /// Every static method forwards to `sharedInstance()`; the same method on an instance drives that instance.
 /// Calls may be made from any thread. They never call back before returning: every outcome — delegate call,
@@ -93,7 +93,7 @@ public final class PubNub: @unchecked Sendable {
         self.engine.snapshot.current.origin
     }
 
-    // MARK: - Shared instance (#1, #2)
+    // MARK: - Shared instance (`+sharedInstance`, `+resetClient`)
 
     /// The process-wide client the static methods drive, created on first use without configuration.
     public static func sharedInstance() -> PubNub {
@@ -119,13 +119,18 @@ public final class PubNub: @unchecked Sendable {
     public static func resetClient() {
         let client = self.shared.withLock { shared -> PubNub? in
             defer { shared.client = nil }
+            // The default observation center follows the shared instance: events of the old client still waiting
+            // on its delivery queue must not reach the observers of the next one.
+            for sink in shared.sinks {
+                shared.client?.engine.dispatcher.removeSink(sink)
+            }
             return shared.client
         }
         client?.engine.shutdown()
         PNChannel.purgeChannelsCache()
     }
 
-    // MARK: - Lifecycle (#3–#10, #70)
+    // MARK: - Lifecycle (`+connect` … `+clientIdentifier`, `-isConnected`)
 
     /// Connects to the configured origin (3.4 `+connect`); same as `connectWithSuccessBlock(nil, errorBlock: nil)`.
     public static func connect() {
@@ -149,11 +154,14 @@ public final class PubNub: @unchecked Sendable {
     ///
     /// `willConnectToOrigin:` and `didConnectToOrigin:` follow; `success` gets the origin after the latter. Without
     /// a valid configuration `errorBlock` gets 100 (also reported through `pubnubClient(_:error:)`); while
-    /// connected or connecting it gets 101 only. An attempt that fails after its retries (10 s each, 3 retries
+    /// connected or connecting, 101 goes to `connectionDidFailWithError:`, the connection observers, the
+    /// notification and `errorBlock`, as in 3.4.2, and the connection in place is left alone. Calls run in call
+    /// order, so a connect made while another runs is answered once that one finished. An attempt that fails after
+    /// its retries (10 s each, 3 retries
     /// 2 s apart) reports `connectionDidFailWithError:` and `errorBlock` (102 when the origin cannot be reached, or
     /// the TLS error). While the origin is known to be unreachable, `errorBlock` gets 102 at once and the client
-    /// connects on its own when a probe (every 10 s) finds the origin again. A user `disconnect()` before the
-    /// connect finishes calls `errorBlock(nil)`. Each block is called at most once, on the delivery queue.
+    /// connects on its own when a probe (every 10 s) finds the origin again. A `disconnect()` made while the connect
+    /// is retrying ends it and calls `errorBlock(nil)`. Each block is called at most once, on the delivery queue.
     public func connectWithSuccessBlock(
         _ success: PNClientConnectionSuccessBlock?,
         errorBlock: PNClientConnectionFailureBlock?
@@ -172,12 +180,14 @@ public final class PubNub: @unchecked Sendable {
 
     /// Closes the connection without sending leave requests (the origin times presence out).
     ///
-    /// The running operation fails with 105 (its block is called; the delegate is not, as the client is
-    /// disconnecting), the subscription list is forgotten, `didDisconnectFromOrigin:` is delivered exactly once,
-    /// and calls that were waiting run afterwards and fail with 105. Does nothing when not connected.
+    /// Runs in call order, as in 3.4.2: after every call made before it has completed, with all its callbacks
+    /// (`connect(); subscribeOnChannels([a]); disconnect()` reports connect, subscribe, then disconnect). Then the
+    /// subscription list is forgotten, `didDisconnectFromOrigin:` is delivered exactly once, and calls made after
+    /// the disconnect fail with 105. A connect still retrying an origin that did not answer its first attempt is
+    /// not waited for: it ends at once, its `errorBlock` getting nil. Does nothing when not connected.
     public func disconnect() {
         self.engine.queue.async {
-            self.engine.disconnect()
+            self.engine.requestDisconnect()
         }
     }
 
@@ -203,7 +213,8 @@ public final class PubNub: @unchecked Sendable {
     }
 
     /// Sets the delegate, then applies `configuration` as `setConfiguration(_:)` does. The delivery queue becomes
-    /// the configuration's `deliveryQueue` for events emitted from now on.
+    /// the configuration's `deliveryQueue` for events emitted from now on. `configuration` (and, when the
+    /// configuration names a `uuid`, `clientIdentifier()`) return the new values as soon as this returns.
     public func setupWithConfiguration(_ configuration: PNConfiguration, andDelegate: (any PNDelegate)?) {
         self.engine.dispatcher.delegate = andDelegate
         let settings = ClientSettings(configuration: configuration)
@@ -212,6 +223,13 @@ public final class PubNub: @unchecked Sendable {
                 self.engine.emit(.error(error))
             }
             return
+        }
+        let applied = configuration.copy()
+        self.engine.snapshot.withLock { snapshot in
+            snapshot.configuration = applied
+            if let uuid = settings.uuid {
+                snapshot.requestedUUID = uuid
+            }
         }
         self.engine.dispatcher.setQueue(configuration.deliveryQueue)
         self.engine.queue.async {
@@ -240,14 +258,14 @@ public final class PubNub: @unchecked Sendable {
 
     /// Sets the identifier (`uuid`) the client presents; nil generates a new random one.
     ///
-    /// Not connected, or connected without channels: stored at once, no traffic. Connected with channels: a soft
-    /// reset — a leave for every channel with the old identifier (best effort, at most 10 s), then
-    /// `didUnsubscribeOnChannels:`, then a subscribe to the same channels with the new identifier and
-    /// `didSubscribeOnChannels:`; calls made meanwhile wait. Any characters are accepted (percent-escaped on the
-    /// wire), but an empty identifier or one longer than `PNConfiguration.maximumUUIDLength` UTF-16 code units (the
-    /// limit PubNub documents) is refused: the identifier stays as it was and `pubnubClient(_:error:)` (and
-    /// `kPNClientErrorNotification`) reports a 100 error whose failure reason says why, on the delivery queue.
-    /// Setting the current value again does nothing.
+    /// `clientIdentifier()` returns the new value as soon as this returns. Not connected, or connected without
+    /// channels: that is all, no traffic. Connected with channels: a soft reset follows — a leave for every channel
+    /// with the old identifier (best effort, at most 10 s), then `didUnsubscribeOnChannels:`, then a subscribe to
+    /// the same channels with the new identifier and `didSubscribeOnChannels:`; calls made meanwhile wait. Any
+    /// characters are accepted (percent-escaped on the wire), but an empty identifier or one longer than
+    /// `PNConfiguration.maximumUUIDLength` UTF-16 code units (the limit PubNub documents) is refused: the identifier
+    /// stays as it was and `pubnubClient(_:error:)` (and `kPNClientErrorNotification`) reports a 100 error whose
+    /// failure reason says why, on the delivery queue. Setting the current value again does nothing.
     public func setClientIdentifier(_ identifier: String?) {
         if let identifier, let problem = PNConfiguration.uuidProblem(identifier) {
             let error = PNError(
@@ -264,8 +282,10 @@ public final class PubNub: @unchecked Sendable {
             }
             return
         }
+        let new = identifier ?? PNUniqueIdentifier()
+        self.engine.snapshot.withLock { $0.requestedUUID = new }
         self.engine.queue.async {
-            self.engine.setClientIdentifier(identifier)
+            self.engine.setClientIdentifier(new)
         }
     }
 
@@ -275,9 +295,19 @@ public final class PubNub: @unchecked Sendable {
     }
 
     /// The identifier the client presents: nil until the first `connect` unless one was set; generated once and
-    /// kept across connects (3.5.1 rule).
+    /// kept across connects (3.5.1 rule). Right after `setClientIdentifier(_:)` it is the new value, also while the
+    /// soft reset that applies it is still running.
     public func clientIdentifier() -> String? {
-        self.engine.snapshot.current.uuid
+        self.engine.snapshot.withLock { $0.requestedUUID ?? $0.uuid }
+    }
+
+    /// 3.4's protected `configuration` property: a copy of the configuration applied last with
+    /// `setConfiguration(_:)` or `setupWithConfiguration(_:andDelegate:)` (an invalid one is not applied), nil
+    /// before the first. It has the new values as soon as the setter returns, although the client may still be
+    /// switching to them (a hard reset reconnects about 1 s later). Changing the copy changes nothing: apply it
+    /// again to use it.
+    public var configuration: PNConfiguration? {
+        self.engine.snapshot.withLock { $0.configuration }?.copy()
     }
 
     /// True only while the client is connected (not while connecting or recovering from a network loss).

@@ -1,5 +1,5 @@
 // AES in CBC mode (SP 800-38A §6.2) with PKCS#7 padding (RFC 5652 §6.3), the only mode PubNub's schemes use
-// (CRYPTO.md §1.2, §2, §3, §4.2). The loops work on raw pointers and keep the chaining value in registers, so a
+// (docs/CRYPTO.md §1.2, §2, §3, §4.2). The loops work on raw pointers and keep the chaining value in registers, so a
 // message costs one output allocation and no per-block work beyond the cipher itself.
 
 /// AES-CBC encryption and decryption.

@@ -20,19 +20,19 @@ enum Base64 {
 
     // MARK: - Encoding
 
-    /// Standard base64 (`+`, `/`, `=` padding, no line breaks), as PubNub sends ciphertexts (CRYPTO.md §1.2).
+    /// Standard base64 (`+`, `/`, `=` padding, no line breaks), as PubNub sends ciphertexts (docs/CRYPTO.md §1.2).
     static func encode(_ bytes: [UInt8]) -> String {
         Base64.encode(bytes, alphabet: Base64.standardAlphabet, padded: true, quoted: false)
     }
 
-    /// Standard base64 inside double quotes: the JSON string a ciphertext travels as (CRYPTO.md §1.4). Base64 needs
-    /// no JSON escaping, and writing the quotes here saves copying the text twice.
+    /// Standard base64 inside double quotes: the JSON string a ciphertext travels as (docs/CRYPTO.md §1.4). Base64
+    /// needs no JSON escaping, and writing the quotes here saves copying the text twice.
     static func encodeAsJSONString(_ bytes: [UInt8]) -> String {
         Base64.encode(bytes, alphabet: Base64.standardAlphabet, padded: true, quoted: true)
     }
 
     /// The URL-safe alphabet (`-`, `_`), with `=` padding only when `padded`, as PubNub request signatures use
-    /// (PROTOCOL.md §2.13.3).
+    /// (docs/PROTOCOL.md §2.13.3).
     static func encodeURLSafe(_ bytes: [UInt8], padded: Bool) -> String {
         Base64.encode(bytes, alphabet: Base64.urlAlphabet, padded: padded, quoted: false)
     }

@@ -1,5 +1,5 @@
 // Why an encryption or decryption failed. The client maps every decryption failure to the 3.4 surface value
-// `DECRYPTION_ERROR` (CRYPTO.md §1.5); the precise case is for logs and tests.
+// `DECRYPTION_ERROR` (docs/CRYPTO.md §1.5); the precise case is for logs and tests.
 
 /// A failure of the crypto layer. Never raised for valid input produced by a PubNub peer with the same key and mode.
 enum CryptoError: Error, Equatable, Sendable {

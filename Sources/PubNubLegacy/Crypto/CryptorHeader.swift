@@ -1,5 +1,6 @@
-// The `PNED` header that current PubNub SDKs' crypto modules put in front of a ciphertext (CRYPTO.md §4.1). The 3.4
-// client only reads it (so a current peer using `AesCbcCryptoModule` is understood); it never writes one on the wire.
+// The `PNED` header that current PubNub SDKs' crypto modules put in front of a ciphertext (docs/CRYPTO.md §4.1). The
+// 3.4 client only reads it (so a current peer using `AesCbcCryptoModule` is understood); it never writes one on the
+// wire.
 
 /// A version-1 cryptor header: `PNED` | version | 4-character cryptor id | data length (1 or 3 bytes) | data.
 struct CryptorHeader: Equatable, Sendable {
@@ -7,7 +8,7 @@ struct CryptorHeader: Equatable, Sendable {
     static let sentinel: [UInt8] = Array("PNED".utf8)
     /// The only header version that exists.
     static let currentVersion: UInt8 = 1
-    /// The AES-CBC random-IV cryptor; its data is the 16-byte IV (CRYPTO.md §4.2).
+    /// The AES-CBC random-IV cryptor; its data is the 16-byte IV (docs/CRYPTO.md §4.2).
     static let acrhIdentifier = "ACRH"
 
     /// The header version (always 1 for a parsed header).

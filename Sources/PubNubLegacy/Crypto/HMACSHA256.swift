@@ -1,5 +1,5 @@
-// HMAC-SHA256 (RFC 2104 with SHA-256), the MAC behind every PubNub request signature (PROTOCOL.md §2.13.3,
-// CRYPTO.md §5).
+// HMAC-SHA256 (RFC 2104 with SHA-256), the MAC behind every PubNub request signature (docs/PROTOCOL.md §2.13.3,
+// docs/CRYPTO.md §5).
 
 /// HMAC-SHA256 message authentication.
 enum HMACSHA256 {

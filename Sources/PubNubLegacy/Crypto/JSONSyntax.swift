@@ -1,5 +1,5 @@
 // A JSON syntax check (RFC 8259, any value at top level) that allocates nothing. Decryption uses it to tell the right
-// reading of a legacy payload from the wrong one (fixed vs random IV, CRYPTO.md §3) without paying for a parse.
+// reading of a legacy payload from the wrong one (fixed vs random IV, docs/CRYPTO.md §3) without paying for a parse.
 
 /// Validates JSON text without building values.
 enum JSONSyntax {

@@ -1,5 +1,5 @@
 // MD5 (RFC 1321). Only the 3.3 backward-compatibility scheme needs it: its AES-128 key is the raw MD5 digest of the
-// cipher key (CRYPTO.md §2). Not used for anything that must resist collisions.
+// cipher key (docs/CRYPTO.md §2). Not used for anything that must resist collisions.
 
 /// One-shot MD5 digests.
 enum MD5 {

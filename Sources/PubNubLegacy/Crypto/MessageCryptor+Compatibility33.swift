@@ -1,7 +1,7 @@
 import Foundation
 
-// The 3.3 scheme encrypts the string leaves of a message instead of its JSON text (CRYPTO.md §2). 3.4.2's recursive
-// helper stopped at the first non-string leaf and dropped the rest of the container [INF]; that defect is not
+// The 3.3 scheme encrypts the string leaves of a message instead of its JSON text (docs/CRYPTO.md §2). 3.4.2's
+// recursive helper stopped at the first non-string leaf and dropped the rest of the container [INF]; that defect is not
 // reproduced: numbers, booleans and null are kept, unencrypted, where they were.
 
 extension MessageCryptor {

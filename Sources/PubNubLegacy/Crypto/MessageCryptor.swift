@@ -1,24 +1,24 @@
 import Foundation
 
-// Encrypts outgoing messages and decrypts incoming ones for a client that has a cipher key (CRYPTO.md). Publish calls
-// `encrypt(messageJSONText:)`; the subscribe and history parsers call `decrypt(wireValue:)` and turn a failure into
-// the 3.4 surface value `DECRYPTION_ERROR` (CRYPTO.md §1.5) — that mapping is theirs, not this type's.
+// Encrypts outgoing messages and decrypts incoming ones for a client that has a cipher key (docs/CRYPTO.md). Publish
+// calls `encrypt(messageJSONText:)`; the subscribe and history parsers call `decrypt(wireValue:)` and turn a failure
+// into the 3.4 surface value `DECRYPTION_ERROR` (docs/CRYPTO.md §1.5) — that mapping is theirs, not this type's.
 
 /// The cipher of one client configuration: a cipher key and a `CipherMode`, with all AES keys expanded once.
 /// Immutable, so one value can be shared by every queue of the client.
 struct MessageCryptor: Sendable {
-    /// The IV of the 3.4 standard and the 3.3 scheme: the 16 ASCII bytes `0123456789012345` (CRYPTO.md §1.2).
+    /// The IV of the 3.4 standard and the 3.3 scheme: the 16 ASCII bytes `0123456789012345` (docs/CRYPTO.md §1.2).
     static let fixedIV: [UInt8] = Array("0123456789012345".utf8)
 
     /// How one successfully decrypted payload was laid out.
     enum PayloadFormat: Equatable, Sendable {
-        /// Legacy payload, fixed IV (3.4 standard, CRYPTO.md §1).
+        /// Legacy payload, fixed IV (3.4 standard, docs/CRYPTO.md §1).
         case fixedIV
-        /// Legacy payload, random IV in its first 16 bytes (CRYPTO.md §3).
+        /// Legacy payload, random IV in its first 16 bytes (docs/CRYPTO.md §3).
         case randomIV
-        /// `PNED` header with the `ACRH` cryptor (CRYPTO.md §4).
+        /// `PNED` header with the `ACRH` cryptor (docs/CRYPTO.md §4).
         case cryptorHeaderACRH
-        /// One string leaf of the 3.3 scheme (CRYPTO.md §2).
+        /// One string leaf of the 3.3 scheme (docs/CRYPTO.md §2).
         case compatibility33
     }
 
@@ -36,9 +36,9 @@ struct MessageCryptor: Sendable {
     /// The configured scheme; it decides how messages are encrypted and which layout is tried first.
     let mode: CipherMode
     /// Whether a legacy payload that does not decrypt to text in the configured IV layout (fixed or random) is read
-    /// in the other one. On by default, because the Python SDK writes random IVs unless told otherwise, and DESIGN.md
-    /// §7 reserves `DECRYPTION_ERROR` for payloads that really cannot be decrypted. A 3.4.2 client behaved as if
-    /// this were off.
+    /// in the other one. On by default, because the Python SDK writes random IVs unless told otherwise, and
+    /// docs/DESIGN.md §7 reserves `DECRYPTION_ERROR` for payloads that really cannot be decrypted. A 3.4.2 client
+    /// behaved as if this were off.
     let acceptsEitherIVLayout: Bool
 
     private let legacyCipher: AES
@@ -64,9 +64,10 @@ struct MessageCryptor: Sendable {
 
     /// Encrypts a message given as its JSON text and returns what goes on the wire in its place, as JSON text.
     ///
-    /// - `.standard`, `.randomIV`: the JSON string `"<base64>"` of the encrypted UTF-8 text (CRYPTO.md §1.3, §1.4).
+    /// - `.standard`, `.randomIV`: the JSON string `"<base64>"` of the encrypted UTF-8 text (docs/CRYPTO.md §1.3,
+    ///   §1.4).
     /// - `.compatibility33`: the message's own structure with every string leaf replaced by its base64 ciphertext
-    ///   (CRYPTO.md §2); numbers, booleans, null and dictionary keys stay as they are.
+    ///   (docs/CRYPTO.md §2); numbers, booleans, null and dictionary keys stay as they are.
     ///
     /// - Returns: `.messageNotJSON` in `.compatibility33` mode when `messageJSONText` is not JSON.
     func encrypt(messageJSONText: String) -> Result<String, CryptoError> {

@@ -1,12 +1,12 @@
-// Request signatures with the secret key (PROTOCOL.md §2.13.3, CRYPTO.md §5): the PAM v2 scheme current servers
-// check, the v1 scheme of POST publish, the Objective-C 3.5 `/v1/auth` scheme, and the 3.4.2 publish signature that
-// was computed but never sent.
+// Request signatures with the secret key (docs/PROTOCOL.md §2.13.3, docs/CRYPTO.md §5): the PAM v2 scheme current
+// servers check, the v1 scheme of POST publish, the Objective-C 3.5 `/v1/auth` scheme, and the 3.4.2 publish signature
+// that was computed but never sent.
 
 /// Builds the strings PubNub signs and the signatures themselves.
 enum RequestSignature {
     // MARK: - Canonical query
 
-    /// The canonical query of PROTOCOL.md §2.13.3: parameters (decoded values, `signature` excluded) sorted by key
+    /// The canonical query of docs/PROTOCOL.md §2.13.3: parameters (decoded values, `signature` excluded) sorted by key
     /// in byte order, each value percent-encoded so that only `A–Z a–z 0–9 - _ .` stay literal, joined as
     /// `key=value` with `&`. Keys are used as given.
     static func canonicalQuery(_ parameters: [String: String]) -> String {
@@ -21,7 +21,7 @@ enum RequestSignature {
         RequestSignature.percentEncode(value) { RequestSignature.isUnreserved($0) && $0 != UInt8(ascii: "~") }
     }
 
-    /// 3.4's `percentEscapedString` (PROTOCOL.md §1.5): only `A–Z a–z 0–9 - _ . ~ '` stay literal. The Objective-C
+    /// 3.4's `percentEscapedString` (docs/PROTOCOL.md §1.5): only `A–Z a–z 0–9 - _ . ~ '` stay literal. The Objective-C
     /// 3.5 PAM signature signs values escaped this way.
     static func legacyPercentEscape(_ value: String) -> String {
         RequestSignature.percentEncode(value) { RequestSignature.isUnreserved($0) || $0 == UInt8(ascii: "'") }
@@ -121,7 +121,7 @@ enum RequestSignature {
     }
 
     /// What 3.4.2's publish request puts in its signature path segment: always `0`, even with a secret key
-    /// (CRYPTO.md §5).
+    /// (docs/CRYPTO.md §5).
     static let legacyPublishSignatureSent = "0"
 
     /// The value 3.4.2 computed for a publish with a secret key before discarding it: HMAC-SHA256 over

@@ -1,5 +1,6 @@
 // SHA-256 (FIPS 180-4 §6.2), written out because the package may not link CommonCrypto, OpenSSL or swift-crypto
-// (DESIGN.md §7). Used for the 3.4 key derivation, the ACRH key and HMAC request signatures (CRYPTO.md §1.1, §4.2, §5).
+// (docs/DESIGN.md §7). Used for the 3.4 key derivation, the ACRH key and HMAC request signatures (docs/CRYPTO.md §1.1,
+// §4.2, §5).
 
 /// An incremental SHA-256 hasher: `update` any number of times, then `finalize` once.
 struct SHA256 {

@@ -1,7 +1,7 @@
 import Foundation
 
 // Connect, disconnect, emulated reachability, network loss and recovery, configuration changes and the client
-// identifier (BEHAVIOR §2). The decisions come from `ConnectionStateMachine`; this file carries them out.
+// identifier (docs/BEHAVIOR.md §2). The decisions come from `ConnectionStateMachine`; this file carries them out.
 
 /// The operation that carries the current connect attempt: a user `connect` (with its blocks), an automatic
 /// connect once the network is back, a reconnect after a loss, or a hard reset.
@@ -76,10 +76,13 @@ extension ClientEngine {
 
     // MARK: - Client identifier
 
-    /// `setClientIdentifier`: stores the identifier, or runs the soft reset while subscribed (BEHAVIOR §2.10).
+    /// `setClientIdentifier`: stores the identifier, or runs the soft reset while subscribed (docs/BEHAVIOR.md §2.10).
     func setClientIdentifier(_ identifier: String?) {
         let new = identifier ?? PNUniqueIdentifier()
-        guard new != self.uuid else { return }
+        guard new != self.uuid else {
+            self.updateSnapshot()
+            return
+        }
         guard self.connection.isConnected else {
             self.uuid = new
             self.updateSnapshot()
@@ -105,7 +108,7 @@ extension ClientEngine {
                 self.finish(operation)
             }
             // The leave carries the old uuid only after the long-poll it cancels has ended (it could re-join the
-            // old uuid otherwise); the handshake with the new uuid follows the leave (BEHAVIOR §2.10).
+            // old uuid otherwise); the handshake with the new uuid follows the leave (docs/BEHAVIOR.md §2.10).
             self.sendLeave(removed, after: replaced) {
                 guard !operation.finished else { return }
                 self.emit(.didUnsubscribe(base))
@@ -113,7 +116,7 @@ extension ClientEngine {
                 self.updateSnapshot()
                 self.subscriptionChanges[operation.id] = SubscriptionChange(
                     onSuccess: { [unowned self] in
-                        self.emit(.didSubscribe(base))
+                        self.emit(.didSubscribe(self.subscribedRegularChannels()))
                         self.finish(operation)
                     },
                     onFailure: { [unowned self] failure in
@@ -155,7 +158,14 @@ extension ClientEngine {
             }
             switch self.connection.connectRequested() {
             case .alreadyConnected:
-                blockOnly(kPNClientTriedConnectWhileConnectedError)
+                // As 3.4.2: `connectionDidFailWithError:` (101), its notification and the connection observers, then
+                // the block; the connection in place is not touched (3.4.2 released the running connect's lock).
+                let error = PNError(code: kPNClientTriedConnectWhileConnectedError)
+                self.emit(
+                    .connectionDidFail(error),
+                    completion: failure.map { box in DeliveryBlock { box.block(error) } }
+                )
+                self.finish(operation)
             case .noNetwork:
                 blockOnly(kPNClientConnectionFailedOnInternetFailureError)
                 self.scheduleProbe()
@@ -175,13 +185,14 @@ extension ClientEngine {
     func perform(_ actions: [ConnectionStateMachine.Action]) {
         self.updateSnapshot()
         for action in actions {
-            PNLog(.PNLogConnectionLayerInfoLevel, self, "connection \(self.connection.state): \(action)")
+            PNLogger.log(.PNLogConnectionLayerInfoLevel, self, "connection \(self.connection.state): \(action)")
             switch action {
             case .beginConnectAttempt:
                 if self.connectionWork != nil {
                     self.beginConnectAttempt()
                 } else {
-                    // An automatic connect takes the operation lock like a user call (BEHAVIOR §1.2 queue jump).
+                    // An automatic connect takes the operation lock like a user call (docs/BEHAVIOR.md §1.2 queue
+                    // jump).
                     self.submit("automatic connect", atHead: true) { operation in
                         guard self.connection.state == .connecting else {
                             self.finish(operation)
@@ -248,8 +259,9 @@ extension ClientEngine {
                 return
             case .failure(.tls):
                 if let lower = self.lowerSecurityLevel() {
-                    // BEHAVIOR §2.8: each rung is a silent retry; only the configuration allows it (DESIGN A12).
-                    PNLog(
+                    // docs/BEHAVIOR.md §2.8: each rung is a silent retry; only the configuration allows it
+                    // (docs/DESIGN.md A12).
+                    PNLogger.log(
                         .PNLogConnectionLayerErrorLevel,
                         self,
                         "TLS failed at \(self.securityLevel); retrying with \(lower)"
@@ -336,15 +348,15 @@ extension ClientEngine {
 
     // MARK: - Restore
 
-    /// After a reconnect or hard reset: restore the channels (BEHAVIOR §2.7 steps 6–8).
+    /// After a reconnect or hard reset: restore the channels (docs/BEHAVIOR.md §2.7 steps 6–8).
     private func restoreSubscription() {
         guard !self.loop.machine.channels.isEmpty, let settings = self.settings else {
             self.endConnectionWork()
             return
         }
         self.dispatcher.ask({ client, delegate -> (Bool?, Bool?) in
-            let resubscribe = delegate?.shouldResubscribeOnConnectionRestore()?.boolValue
-            let catchUp = delegate?.shouldRestoreSubscriptionFromLastTimeToken()?.boolValue
+            let resubscribe = DelegateAnswers.resubscribe(delegate)
+            let catchUp = DelegateAnswers.catchUp(delegate)
             _ = client
             return (resubscribe, catchUp)
         }) { [weak self] (answer: (Bool?, Bool?)) in
@@ -380,7 +392,7 @@ extension ClientEngine {
         let configured = self.settings?.autoReconnectClient ?? true
         self.dispatcher.ask({ client, delegate -> Bool? in
             guard let client else { return nil }
-            return delegate?.shouldReconnectPubNubClient(client)?.boolValue
+            return DelegateAnswers.reconnect(delegate, client)
         }) { [weak self] (answer: Bool?) in
             guard let self else { return }
             self.queue.async {
@@ -395,8 +407,27 @@ extension ClientEngine {
 
     // MARK: - Disconnect
 
-    /// User `disconnect` (BEHAVIOR §2.6): no leave; in-flight work fails with 105; did-disconnect exactly once;
-    /// deferred calls replay afterwards (and fail their pre-flight with 105).
+    /// `disconnect()`: an operation like the others, so it runs after every call made before it has completed —
+    /// `connect(); subscribeOnChannels([a]); disconnect()` connects, subscribes, then disconnects, as 3.4.2 queued
+    /// its disconnect behind the calls in progress (docs/BEHAVIOR.md §1.2). Calls made after it fail with 105.
+    ///
+    /// One exception keeps a disconnect from waiting on an origin that does not answer: a connect (the user's or an
+    /// automatic one) whose first attempt already failed would hold the queue for up to 46 s of retries (3.4.2
+    /// waited until the network came back, forever when it did not). A disconnect ends it at once — its
+    /// `errorBlock` gets nil and `didDisconnectFromOrigin:` follows — and the calls queued meanwhile then fail
+    /// with 105.
+    func requestDisconnect() {
+        if self.connection.state == .connecting, self.connection.failedAttempts > 0, self.connectionWork != nil {
+            self.disconnect()
+        }
+        self.submit("disconnect") { operation in
+            self.disconnect()
+            self.finish(operation)
+        }
+    }
+
+    /// User `disconnect` when its turn comes (docs/BEHAVIOR.md §2.6): no leave; anything still running fails with 105;
+    /// did-disconnect exactly once; calls queued behind it run afterwards (and fail their pre-flight with 105).
     func disconnect() {
         let hadConnection = self.connection.disconnectRequested()
         self.cancelConnectAttempt()

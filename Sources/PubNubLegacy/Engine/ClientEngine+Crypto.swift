@@ -1,4 +1,4 @@
-// Where the cipher key applies (BEHAVIOR §3.10, CRYPTO.md): outgoing messages are encrypted once, when the
+// Where the cipher key applies (docs/BEHAVIOR.md §3.10, docs/CRYPTO.md): outgoing messages are encrypted once, when the
 // publish is built; received messages (subscribe and history, never presence events) are decrypted, and a
 // payload that cannot be decrypted becomes the string `DECRYPTION_ERROR`. Without a cipher key nothing changes.
 
@@ -37,7 +37,8 @@ extension ClientEngine {
     }
 
     /// A received payload (subscribe or history), decrypted when a cipher key is set. A payload that cannot be
-    /// decrypted becomes `DECRYPTION_ERROR` (BEHAVIOR §3.10), and the reason comes back to be reported beside it.
+    /// decrypted becomes `DECRYPTION_ERROR` (docs/BEHAVIOR.md §3.10), and the reason comes back to be reported beside
+    /// it.
     func decodeReceivedPayload(_ payload: Any) -> (value: Any, failure: CryptoError?) {
         guard let cryptor = self.cryptor else { return (payload, nil) }
         switch cryptor.decrypt(wireValue: payload) {
@@ -49,7 +50,7 @@ extension ClientEngine {
     }
 
     /// Reports, after the message itself, that `message` arrived as `DECRYPTION_ERROR`: the 4.x "decryption error"
-    /// status BEHAVIOR §3.10 allows, through `pubnubClient(_:error:)` with code 119 (the code 3.4 used for a
+    /// status docs/BEHAVIOR.md §3.10 allows, through `pubnubClient(_:error:)` with code 119 (the code 3.4 used for a
     /// failed decryption), category `decryptionError`, and the message as associated object. Gated like the
     /// message: while the gate is closed the message is not delivered, so there is nothing to report.
     func reportDecryptionFailure(_ failure: CryptoError, of message: PNMessage) {

@@ -1,7 +1,7 @@
 import Foundation
 
 // Push-notification registrations (v1 push API): enable, disable, remove the device, list its channels.
-// Every variant refuses an empty device token with 125 before anything else (BEHAVIOR §4.6).
+// Every variant refuses an empty device token with 125 before anything else (docs/BEHAVIOR.md §4.6).
 
 extension ClientEngine {
     /// Which push registration call is running.

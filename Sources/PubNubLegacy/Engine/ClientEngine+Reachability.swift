@@ -1,7 +1,7 @@
 import Foundation
 
-// Emulated reachability (BEHAVIOR §2.2, DESIGN A5): Time probes every 10 s, network loss and its recovery, and the
-// presence heartbeat that runs while connected.
+// Emulated reachability (docs/BEHAVIOR.md §2.2, docs/DESIGN.md A5): Time probes every 10 s, network loss and its
+// recovery, and the presence heartbeat that runs while connected.
 
 extension ClientEngine {
     // MARK: - Reachability probes
@@ -46,7 +46,7 @@ extension ClientEngine {
     }
 
     private func probeFinished(reachable: Bool) {
-        PNLog(.PNLogReachabilityLevel, self, "origin \(reachable ? "reachable" : "not reachable")")
+        PNLogger.log(.PNLogReachabilityLevel, self, "origin \(reachable ? "reachable" : "not reachable")")
         let actions = self.connection.probeFinished(reachable: reachable)
         let waitingStates: [ConnectionStateMachine.State] = [.created, .disconnected, .disconnectedOnNetworkError]
         if !reachable, let work = self.connectionWork, waitingStates.contains(self.connection.state) {
@@ -103,7 +103,8 @@ extension ClientEngine {
         self.startProbe()
     }
 
-    /// The loop failed for an unknown reason: probe every 10 s, restore after the first success (BEHAVIOR §3.8).
+    /// The loop failed for an unknown reason: probe every 10 s, restore after the first success (docs/BEHAVIOR.md
+    /// §3.8).
     func startLoopRecovery() {
         self.recoveryPending = true
         self.scheduleProbe()

@@ -1,20 +1,20 @@
 import Foundation
 
-// Non-subscribe requests (BEHAVIOR §4): time, publish, history, here-now and push. Each runs as one operation
+// Non-subscribe requests (docs/BEHAVIOR.md §4): time, publish, history, here-now and push. Each runs as one operation
 // with its own timer (started when the operation starts executing) and completes exactly once.
 
 extension ClientEngine {
     /// Messages above this escaped size go in a POST body so the URL stays short.
     static let postThreshold = 8 * 1024
-    /// PROTOCOL.md §1.8: escaped channel plus message (GET: escaped; POST: body bytes).
+    /// docs/PROTOCOL.md §1.8: escaped channel plus message (GET: escaped; POST: body bytes).
     static let maximumMessageSize = 32 * 1024
 
     // MARK: - Request runner
 
     /// Runs `endpoint` for `operation` on the service lane and finishes the operation with exactly one of
     /// `success` / `failure`. Idempotent requests are re-sent after a malformed answer or a connection that failed
-    /// without an answer, 3 attempts in total; publishes never are (BEHAVIOR §4.3): the origin may have stored one
-    /// whose answer was lost.
+    /// without an answer, 3 attempts in total; publishes never are (docs/BEHAVIOR.md §4.3): the origin may have stored
+    /// one whose answer was lost.
     func runRequest<Value>(
         _ operation: Operation,
         endpoint: Endpoint,
@@ -48,8 +48,9 @@ extension ClientEngine {
                     return
                 case .failure(let transportFailure)
                 where idempotent && attempts < 3 && transportFailure.isLostConnection:
-                    // BEHAVIOR §4.3 write-failure retries, over HTTP: the connection failed without an answer. Re-sent
-                    // while attempts remain; the probe this starts fails the request with 104 if the origin is gone.
+                    // docs/BEHAVIOR.md §4.3 write-failure retries, over HTTP: the connection failed without an answer.
+                    // Re-sent while attempts remain; the probe this starts fails the request with 104 if the origin is
+                    // gone.
                     self.transportFailed(transportFailure)
                     attempt()
                 case .failure(let transportFailure):

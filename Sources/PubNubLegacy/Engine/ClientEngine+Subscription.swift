@@ -1,17 +1,17 @@
 import Foundation
 
-// Subscribe, unsubscribe, presence observation and the events of the running subscription (BEHAVIOR §3).
+// Subscribe, unsubscribe, presence observation and the events of the running subscription (docs/BEHAVIOR.md §3).
 
 extension ClientEngine {
     // MARK: - Pre-flight
 
-    /// The pre-flight error of a request made now (spec/API-3.4.md §3.3), nil when it may run.
+    /// The pre-flight error of a request made now (docs/API-3.4.md §3.3), nil when it may run.
     func preflightError(associatedObject: Any?) -> PNError? {
         guard let code = self.connection.preflightErrorCode else { return nil }
         return PNError(code: code, category: .networkIssues, associatedObject: associatedObject)
     }
 
-    /// The first refused channel name's error (DESIGN.md §3), nil when every name is usable.
+    /// The first refused channel name's error (docs/DESIGN.md §3), nil when every name is usable.
     static func invalidChannelError(_ channels: [PNChannel]) -> PNError? {
         channels.lazy.compactMap { $0.validationError() }.first
     }
@@ -52,13 +52,15 @@ extension ClientEngine {
                 fail(error)
                 return
             }
-            let named = channels.filter { !$0.isPresenceObserver() }
             self.subscriptionChanges[operation.id] = SubscriptionChange(
                 onSuccess: { [unowned self] in
+                    // 3.4.2 reported the channels of its subscribe request, which re-subscribed the whole set: every
+                    // regular channel subscribed now, not only the ones of this call.
+                    let subscribed = self.subscribedRegularChannels()
                     self.emit(
-                        .didSubscribe(named),
+                        .didSubscribe(subscribed),
                         completion: block.map { box in
-                            DeliveryBlock { box.block(.PNSubscriptionProcessSubscribedState, named, nil) }
+                            DeliveryBlock { box.block(.PNSubscriptionProcessSubscribedState, subscribed, nil) }
                         }
                     )
                     self.finish(operation)
@@ -83,7 +85,13 @@ extension ClientEngine {
         }
     }
 
-    /// `unsubscribeFromChannels:withPresenceEvent:andCompletionHandlingBlock:` (BEHAVIOR §3.6 Layer rules).
+    /// Every regular (non `-pnpres`) channel of the subscription, in subscription order, as the objects the app
+    /// subscribed with: what `didSubscribeOnChannels:` and the subscribe block report.
+    func subscribedRegularChannels() -> [PNChannel] {
+        Self.regularNames(self.loop.machine.channels).map { self.channelObject(named: $0) }
+    }
+
+    /// `unsubscribeFromChannels:withPresenceEvent:andCompletionHandlingBlock:` (docs/BEHAVIOR.md §3.6 Layer rules).
     func unsubscribe(
         _ channels: [PNChannel],
         withPresenceEvent: Bool,
@@ -145,10 +153,10 @@ extension ClientEngine {
     }
 
     /// Sends a best-effort leave for `names` with the current identifier; `completion` runs once, when it is
-    /// answered, fails, times out (10 s) or is skipped because the client is offline (BEHAVIOR §3.6).
+    /// answered, fails, times out (10 s) or is skipped because the client is offline (docs/BEHAVIOR.md §3.6).
     ///
     /// A cancelled long-poll that was already on its way could otherwise reach the origin after the leave and
-    /// join `names` again (with the old uuid after a UUID change, BEHAVIOR §2.10). So the leave waits until the
+    /// join `names` again (with the old uuid after a UUID change, docs/BEHAVIOR.md §2.10). So the leave waits until the
     /// transport reported the requests `after` (the long-polls the change cancelled) ended, and goes out on the
     /// long-poll lane, as 3.4 sent it on the messaging socket: that lane drops the cancelled exchange before it
     /// starts the leave, so a long-poll already written is on the wire ahead of it. The 10 s bound counts from
@@ -282,7 +290,7 @@ extension ClientEngine {
         self.emit(.subscriptionDidFail(error))
     }
 
-    /// One answer carried at least `requestMessageCountThreshold` events (BEHAVIOR §3.9).
+    /// One answer carried at least `requestMessageCountThreshold` events (docs/BEHAVIOR.md §3.9).
     func messageCountExceeded(_ count: Int) {
         let threshold = self.settings?.requestMessageCountThreshold ?? 0
         self.emit(
@@ -297,7 +305,7 @@ extension ClientEngine {
         )
     }
 
-    /// Turns one subscribe event into a message or presence event and emits it (BEHAVIOR §3.5, §3.10, §3.11).
+    /// Turns one subscribe event into a message or presence event and emits it (docs/BEHAVIOR.md §3.5, §3.10, §3.11).
     func deliverSubscribeEvent(_ envelope: SubscribeEnvelope, receiveDate: PNDate) {
         if PNChannelPresence.isPresenceObservingChannelName(envelope.channel) {
             let base = String(envelope.channel.dropLast(PNChannelPresence.presenceSuffix.count))

@@ -1,7 +1,7 @@
 import Foundation
 
 // The engine behind one `PubNub` instance. All state lives on one serial queue; user code never runs on it.
-// Operations (the 3.4 "locking" calls) run one at a time in call order (BEHAVIOR §1.2): each takes the lock
+// Operations (the 3.4 "locking" calls) run one at a time in call order (docs/BEHAVIOR.md §1.2): each takes the lock
 // when it starts and releases it by finishing exactly once — success, failure, timeout or abort.
 
 /// A running or waiting operation. Queue-confined.
@@ -26,6 +26,12 @@ final class Operation {
 struct ClientSnapshot: Sendable {
     var connected = false
     var uuid: String?
+    /// The identifier of the latest `setClientIdentifier` (or configuration `uuid`) until the engine has applied
+    /// it: the facade writes it before handing the change to the queue, so the getter returns the new value at once
+    /// (read-your-writes, as 3.4's setter stored it synchronously).
+    var requestedUUID: String?
+    /// A copy of the configuration the app applied last (valid ones only), written by the facade at once.
+    var configuration: PNConfiguration?
     /// Full names, `-pnpres` companions included.
     var subscribed: [String] = []
     /// The origin of the applied configuration.
@@ -52,7 +58,7 @@ final class ClientEngine: @unchecked Sendable {
             }
         }
     }
-    /// The rung of the TLS ladder requests use now (BEHAVIOR §2.8); back to `strict` when the settings change.
+    /// The rung of the TLS ladder requests use now (docs/BEHAVIOR.md §2.8); back to `strict` when the settings change.
     var securityLevel = SecurityLevel.strict
     /// Whether the https transport can accept any certificate: only URLSession on Apple platforms can (a
     /// server-trust challenge). Queue-confined; tests of the ladder set it.
@@ -94,11 +100,11 @@ final class ClientEngine: @unchecked Sendable {
     /// Delay before a catch-up restore that got no answer counts as the running long-poll.
     static let restoreSettleInterval: TimeInterval = 1
     static let probeInterval: TimeInterval = 10
-    /// Seconds between reachability probes (BEHAVIOR §2.2: 10). Queue-confined; tests shorten it.
+    /// Seconds between reachability probes (docs/BEHAVIOR.md §2.2: 10). Queue-confined; tests shorten it.
     var probeInterval = ClientEngine.probeInterval
     static let probeTimeout: TimeInterval = 5
     static let connectAttemptTimeout: TimeInterval = 10
-    /// Seconds before one connect attempt is abandoned (BEHAVIOR §2.8: 10). Queue-confined; tests shorten it.
+    /// Seconds before one connect attempt is abandoned (docs/BEHAVIOR.md §2.8: 10). Queue-confined; tests shorten it.
     var connectAttemptTimeout = ClientEngine.connectAttemptTimeout
     static let idleTimeout: TimeInterval = 310
     static let hardResetDelay: TimeInterval = 1
@@ -263,6 +269,9 @@ final class ClientEngine: @unchecked Sendable {
             $0.connected = connected
             $0.uuid = uuid
             $0.subscribed = subscribed
+            if $0.requestedUUID == uuid {
+                $0.requestedUUID = nil
+            }
         }
     }
 

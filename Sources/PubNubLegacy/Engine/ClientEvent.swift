@@ -1,6 +1,6 @@
-// One case per observable change: the rows of the event matrix (spec/API-3.4.md §3.2). The engine emits each
+// One case per observable change: the rows of the event matrix (docs/API-3.4.md §3.2). The engine emits each
 // change once; the delegate adapter, the observation center and the notification adapter receive the same value
-// through `EventDispatcher` (DESIGN.md §4).
+// through `EventDispatcher` (docs/DESIGN.md §4).
 
 /// A change the client reports. `package` so the `PNObservation` target can adapt it.
 package enum ClientEvent: Sendable {
@@ -54,7 +54,7 @@ package enum ClientEvent: Sendable {
     case didReceiveParticipantsList(PNHereNow)
     case participantsListDownloadDidFail(PNChannel?, PNError)
 
-    /// Whether the event belongs to the connection group that gate G never suppresses (spec/API-3.4.md §4.1).
+    /// Whether the event belongs to the connection group that gate G never suppresses (docs/API-3.4.md §4.1).
     var isUngated: Bool {
         switch self {
         case .error, .willConnect, .didConnect, .didDisconnect, .didDisconnectWithError, .willDisconnectWithError,

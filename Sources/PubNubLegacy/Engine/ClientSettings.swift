@@ -3,7 +3,7 @@ import Foundation
 /// The configuration values the engine uses, copied from a `PNConfiguration` when it is applied.
 ///
 /// A copy, not the configuration object itself: 3.x code keeps mutating its configuration object after handing
-/// it over, and a change must reach the client only through `setConfiguration` (BEHAVIOR §2.4).
+/// it over, and a change must reach the client only through `setConfiguration` (docs/BEHAVIOR.md §2.4).
 struct ClientSettings: Equatable, Sendable {
     var origin = "pubsub.pubnub.com"
     var secure = true
@@ -72,7 +72,7 @@ struct ClientSettings: Equatable, Sendable {
         !self.publishKey.isEmpty && !self.subscribeKey.isEmpty && !self.secretKey.isEmpty && !self.origin.isEmpty
     }
 
-    /// Whether applying `new` while connected needs a hard reset (BEHAVIOR §2.9: origin, TLS, auth key).
+    /// Whether applying `new` while connected needs a hard reset (docs/BEHAVIOR.md §2.9: origin, TLS, auth key).
     func requiresHardReset(toApply new: ClientSettings) -> Bool {
         self.origin != new.origin || self.secure != new.secure || self.authKey != new.authKey
     }
@@ -94,7 +94,8 @@ struct ClientSettings: Equatable, Sendable {
             subscribeKey: self.subscribeKey,
             uuid: uuid,
             authKey: self.authKey,
-            relaxedCertificateValidation: self.secure && security == .relaxed
+            relaxedCertificateValidation: self.secure && security == .relaxed,
+            secretKey: self.secretKey == "0" ? "" : self.secretKey  // "0" is 3.4's "no secret key"
         )
     }
 }

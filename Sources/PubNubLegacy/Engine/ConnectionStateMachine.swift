@@ -1,10 +1,10 @@
-// The client-level connection state machine of BEHAVIOR §2 with emulated reachability (§2.2, DESIGN A5).
-// Pure: no I/O, clocks or queues. `ClientEngine` feeds it inputs and carries out the `Action`s it returns, in
-// order. Over HTTP there are no sockets to open, so "opening both sockets" is one Time request (the connect
-// attempt, 10 s timeout, up to 3 retries 2 s apart, §2.8).
+// The client-level connection state machine of docs/BEHAVIOR.md §2 with emulated reachability (docs/BEHAVIOR.md §2.2,
+// docs/DESIGN.md A5). Pure: no I/O, clocks or queues. `ClientEngine` feeds it inputs and carries out the `Action`s it
+// returns, in order. Over HTTP there are no sockets to open, so "opening both sockets" is one Time request (the connect
+// attempt, 10 s timeout, up to 3 retries 2 s apart, docs/BEHAVIOR.md §2.8).
 
 struct ConnectionStateMachine: Equatable {
-    /// BEHAVIOR §2.1.
+    /// docs/BEHAVIOR.md §2.1.
     enum State: Equatable {
         case created
         case connecting
@@ -26,7 +26,7 @@ struct ConnectionStateMachine: Equatable {
 
     /// What `connect` should do right now.
     enum ConnectDecision: Equatable {
-        /// T2: block-only 101.
+        /// T2: 101 (connection-failed event and block, as 3.4.2), the connection untouched.
         case alreadyConnected
         /// T3: probe first, then decide again with `probeFinished`.
         case probeFirst
@@ -62,7 +62,7 @@ struct ConnectionStateMachine: Equatable {
     private(set) var connectWhenReachable = false
     /// The current connect restores the previous subscription (reconnect after a loss, hard reset).
     private(set) var restoring = false
-    /// Failed connect attempts of the current connect (BEHAVIOR §2.8: 3 retries before reporting).
+    /// Failed connect attempts of the current connect (docs/BEHAVIOR.md §2.8: 3 retries before reporting).
     private(set) var failedAttempts = 0
 
     static let maximumConnectRetries = 3
@@ -71,7 +71,7 @@ struct ConnectionStateMachine: Equatable {
     /// `isConnected()`: true only in Connected.
     var isConnected: Bool { self.state == .connected }
 
-    /// Gate G of BEHAVIOR §1.3: whether result events reach the delegate and notifications.
+    /// Gate G of docs/BEHAVIOR.md §1.3: whether result events reach the delegate and notifications.
     var gateIsOpen: Bool {
         switch self.state {
         case .connected, .disconnectingOnConfigurationChange, .disconnectingOnNetworkError,
@@ -82,8 +82,8 @@ struct ConnectionStateMachine: Equatable {
         }
     }
 
-    /// The pre-flight code of a request made now (API §3.3): nil when it may run, 104 when the network is not
-    /// known to be reachable, 105 otherwise.
+    /// The pre-flight code of a request made now (docs/API-3.4.md §3.3): nil when it may run, 104 when the network is
+    /// not known to be reachable, 105 otherwise.
     var preflightErrorCode: Int? {
         if self.state == .connected { return nil }
         return self.reachability == .reachable ? 105 : 104
@@ -233,9 +233,9 @@ struct ConnectionStateMachine: Equatable {
         return [.beginConnectAttempt]
     }
 
-    /// A new configuration was stored while not connected. Reachability is emulated (DESIGN A5, spec/API-3.4.md
+    /// A new configuration was stored while not connected. Reachability is emulated (docs/DESIGN.md A5, docs/API-3.4.md
     /// §4.6): the new origin is assumed available until a connect attempt or a probe fails, so calls made before
-    /// `connect` fail with 105, not 104 (DESIGN A3).
+    /// `connect` fail with 105, not 104 (docs/DESIGN.md A3).
     mutating func configurationReplaced() {
         if self.state == .created || self.state == .disconnected {
             self.reachability = .reachable

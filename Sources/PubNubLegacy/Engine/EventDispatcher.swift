@@ -1,6 +1,6 @@
 import Dispatch
 
-// Delivery (DESIGN.md §4): every event goes to the delegate, then the observation-center sinks (registration
+// Delivery (docs/DESIGN.md §4): every event goes to the delegate, then the observation-center sinks (registration
 // order), then the notification sinks, then the completion block of the call it completes — all on the delivery
 // queue, never on the client queue and never under a lock.
 
@@ -25,7 +25,7 @@ struct DeliveryBlock: @unchecked Sendable {
 
 /// Sends events to their listeners on the delivery queue in the fixed order.
 final class EventDispatcher: Sendable {
-    /// The slot order of DESIGN.md §4.
+    /// The slot order of docs/DESIGN.md §4.
     enum Slot: Sendable {
         case observationCenter
         case notifications
@@ -94,7 +94,7 @@ final class EventDispatcher: Sendable {
     /// Delivers `event` asynchronously on the delivery queue.
     ///
     /// - Parameters:
-    ///   - notify: false when gate G suppresses the delegate and the sinks (spec/API-3.4.md §1.3); the block still
+    ///   - notify: false when gate G suppresses the delegate and the sinks (docs/API-3.4.md §1.3); the block still
     ///     runs, so every call completes exactly once.
     ///   - completion: the block of the call this event completes (or reports progress of), run last.
     func deliver(_ event: ClientEvent, notify: Bool, completion: DeliveryBlock? = nil) {

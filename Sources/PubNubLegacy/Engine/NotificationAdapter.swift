@@ -1,9 +1,9 @@
 import Foundation
 
-// The notification adapter (DESIGN.md §4, STYLE "One event, many listeners"): every event of the matrix that has a
-// notification (spec/API-3.4.md §3.2) is posted on `NotificationCenter.default` with the client as `object` and the
-// payload of §2.4 under `kPNNotificationPayloadKey`. It sits in the dispatcher's notification slot, so it runs on
-// the delivery queue after the delegate and the observation center and before the completion block.
+// The notification adapter (docs/DESIGN.md §4): every event of the matrix that has a
+// notification (docs/API-3.4.md §3.2) is posted on `NotificationCenter.default` with the client as `object` and the
+// payload of docs/API-3.4.md §2.4 under `kPNNotificationPayloadKey`. It sits in the dispatcher's notification slot, so
+// it runs on the delivery queue after the delegate and the observation center and before the completion block.
 
 /// Posts the 3.4 notification of each event. One per client, installed by `PubNub.init`.
 final class NotificationAdapter: ClientEventSink {
@@ -14,14 +14,15 @@ final class NotificationAdapter: ClientEventSink {
 }
 
 extension ClientEvent {
-    /// The notification name and payload of this event (spec/API-3.4.md §2.4); a nil payload means no `userInfo`.
+    /// The notification name and payload of this event (docs/API-3.4.md §2.4); a nil payload means no `userInfo`.
     var notification: (name: Notification.Name, payload: Any?) {
         switch self {
         case .error(let error): return (.pnClientError, error)
         case .willConnect(let origin): return (.pnClientWillConnectToOrigin, origin)
         case .didConnect(let origin): return (.pnClientDidConnectToOrigin, origin)
         case .didDisconnect(let origin): return (.pnClientDidDisconnectFromOrigin, origin)
-        // 3.4 reported all three failures of the connection under one name [Q in §2.4 #5].
+        // 3.4 reported all three failures of the connection under one name [Q in docs/API-3.4.md §2.4
+        // `kPNClientConnectionDidFailWithErrorNotification`].
         case .didDisconnectWithError(_, let error), .willDisconnectWithError(let error),
             .connectionDidFail(let error):
             return (.pnClientConnectionDidFailWithError, error)

@@ -1,10 +1,11 @@
 import Foundation
 
-/// How a client secures its requests: the rungs of the TLS fallback ladder of BEHAVIOR §2.8, from the strongest.
+/// How a client secures its requests: the rungs of the TLS fallback ladder of docs/BEHAVIOR.md §2.8, from the
+/// strongest.
 ///
 /// A client with `useSecureConnection` starts `strict`. Each TLS failure of a connect attempt steps down at most
 /// one rung the configuration allows (`reduceSecurityLevelOnError`, `ignoreSecureConnectionRequirement`, both NO
-/// by default: DESIGN.md A12), and the next attempt runs at the new level. The level holds until the TLS-relevant
+/// by default: docs/DESIGN.md A12), and the next attempt runs at the new level. The level holds until the TLS-relevant
 /// settings change, when it starts `strict` again.
 enum SecurityLevel: Sendable, Equatable, CustomStringConvertible {
     /// TLS with full certificate validation.

@@ -1,4 +1,4 @@
-// The decisions of the v2 subscribe loop (BEHAVIOR §3): which channels and which cursor the next request
+// The decisions of the v2 subscribe loop (docs/BEHAVIOR.md §3): which channels and which cursor the next request
 // carries, when a change of the channel list completes, and how failures are handled. No I/O, clocks or queues:
 // `SubscribeLoop` carries out the returned actions in order and tests drive this struct directly.
 
@@ -65,7 +65,7 @@ extension SubscribeLoop {
             case send(Request)
             /// Deliver the events of the answer just received, in array order.
             case deliverEvents
-            /// Emit the message-count-exceeded error before the events (BEHAVIOR §3.9).
+            /// Emit the message-count-exceeded error before the events (docs/BEHAVIOR.md §3.9).
             case messageCountExceeded(count: Int)
             /// The channel-list change of operation `op` is in effect.
             case changeCompleted(op: Int)
@@ -79,13 +79,13 @@ extension SubscribeLoop {
             case loopFailed(channels: [String], SubscribeFailure)
             /// A transport failure: check the origin; answer with `connectionChecked(reachable:)`.
             case checkConnection
-            /// Probe the origin every 10 s and call `restore` after the first success (BEHAVIOR §3.8).
+            /// Probe the origin every 10 s and call `restore` after the first success (docs/BEHAVIOR.md §3.8).
             case startRecovery
             /// Restart the loop after the idle interval (stopped by an error payload / access denied).
             case scheduleIdleRestart
         }
 
-        /// Malformed answers are re-requested at most this many attempts in total (BEHAVIOR §3.8).
+        /// Malformed answers are re-requested at most this many attempts in total (docs/BEHAVIOR.md §3.8).
         static let maximumMalformedAttempts = 3
         /// Consecutive transport failures with a reachable origin before the loop is declared failed.
         static let maximumTransportRetries = 3
@@ -346,7 +346,7 @@ extension SubscribeLoop {
             let abandon: [Action] = restoring ? [.restoreAbandoned] : []
             switch failure {
             case .transport(.timedOut):
-                // The 310 s idle timeout of a parked long-poll: re-issue silently (BEHAVIOR §3.3).
+                // The 310 s idle timeout of a parked long-poll: re-issue silently (docs/BEHAVIOR.md §3.3).
                 return abandon + self.continuePolling()
             case .transport, .connectionLost:
                 return abandon + [.checkConnection]
@@ -359,7 +359,7 @@ extension SubscribeLoop {
                 return [.loopFailed(channels: self.channels, failure)] + abandon + [.startRecovery]
             case .response(.serverMessage(_, let status)) where status >= 500:
                 // A 5xx is the origin failing, not refusing: its error payload names the failure, but the loop
-                // recovers like any unknown non-200 (BEHAVIOR §3.8, S-42) instead of waiting 310 s.
+                // recovers like any unknown non-200 (docs/BEHAVIOR.md §3.8, S-42) instead of waiting 310 s.
                 return [.loopFailed(channels: self.channels, failure)] + abandon + [.startRecovery]
             case .response(.accessDenied), .response(.serverMessage):
                 return [.loopFailed(channels: self.channels, failure)] + abandon + [.scheduleIdleRestart]

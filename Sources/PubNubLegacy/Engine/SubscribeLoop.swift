@@ -11,7 +11,7 @@ final class SubscribeLoop {
     private var waitTimer: DispatchWorkItem?
     private var idleRestartTimer: DispatchWorkItem?
     private var lastResponse: SubscribeResponse?
-    /// Messages of the previous answer, to drop exact repeats when a catch-up overlaps (BEHAVIOR §3.7).
+    /// Messages of the previous answer, to drop exact repeats when a catch-up overlaps (docs/BEHAVIOR.md §3.7).
     private var recentKeys: Set<String> = []
     /// Requests sent whose transport has not reported back yet, cancelled ones included: a cancelled long-poll
     /// may still be on its way to the origin until its transport says it ended.
@@ -70,7 +70,7 @@ final class SubscribeLoop {
 
     /// Runs `body` once every request of `requests` has been reported ended by its transport (answered, failed or
     /// cancelled), at once when none is left. A leave waits for this so that the long-poll it replaces cannot reach
-    /// the origin after it and join the leaving uuid again (BEHAVIOR §2.10, §3.6).
+    /// the origin after it and join the leaving uuid again (docs/BEHAVIOR.md §2.10, §3.6).
     func whenRequestsEnd(_ requests: Set<Int>, _ body: @escaping () -> Void) {
         let pending = requests.intersection(self.unfinishedRequests)
         guard !pending.isEmpty else {
@@ -93,7 +93,7 @@ final class SubscribeLoop {
         // The machine already holds the outcome: publish it to the getters before any event announces it.
         self.engine.updateSnapshot()
         for action in actions {
-            PNLog(.PNLogCommunicationChannelLayerInfoLevel, self.engine, "subscribe loop: \(action)")
+            PNLogger.log(.PNLogCommunicationChannelLayerInfoLevel, self.engine, "subscribe loop: \(action)")
             switch action {
             case .cancelInFlight:
                 self.cancelTask()

@@ -27,3 +27,21 @@ public enum PNLogLevels: Int, Sendable, CaseIterable {
         }
     }
 }
+
+// MARK: - Unqualified case names
+// 3.4 code passes the C constants without the type: `PNLog(PNLogGeneralLevel, self, "…", …)`.
+
+/// `PNLogLevels.PNLogGeneralLevel`, under its unqualified 3.4 name.
+public let PNLogGeneralLevel = PNLogLevels.PNLogGeneralLevel
+/// `PNLogLevels.PNLogReachabilityLevel`, under its unqualified 3.4 name.
+public let PNLogReachabilityLevel = PNLogLevels.PNLogReachabilityLevel
+/// `PNLogLevels.PNLogConnectionLayerErrorLevel`, under its unqualified 3.4 name.
+public let PNLogConnectionLayerErrorLevel = PNLogLevels.PNLogConnectionLayerErrorLevel
+/// `PNLogLevels.PNLogConnectionLayerInfoLevel`, under its unqualified 3.4 name.
+public let PNLogConnectionLayerInfoLevel = PNLogLevels.PNLogConnectionLayerInfoLevel
+/// `PNLogLevels.PNLogCommunicationChannelLayerErrorLevel`, under its unqualified 3.4 name.
+public let PNLogCommunicationChannelLayerErrorLevel = PNLogLevels.PNLogCommunicationChannelLayerErrorLevel
+/// `PNLogLevels.PNLogCommunicationChannelLayerWarnLevel`, under its unqualified 3.4 name.
+public let PNLogCommunicationChannelLayerWarnLevel = PNLogLevels.PNLogCommunicationChannelLayerWarnLevel
+/// `PNLogLevels.PNLogCommunicationChannelLayerInfoLevel`, under its unqualified 3.4 name.
+public let PNLogCommunicationChannelLayerInfoLevel = PNLogLevels.PNLogCommunicationChannelLayerInfoLevel

@@ -1,4 +1,4 @@
-// Logging (DESIGN.md §8). 3.4 chose its log categories with compile-time `PNLOG_…_ENABLED` macros, all on, and
+// Logging (docs/DESIGN.md §8). 3.4 chose its log categories with compile-time `PNLOG_…_ENABLED` macros, all on, and
 // wrote with `NSLog`. Here each category has a runtime switch with the macro's name, all off by default, and lines
 // go to a sink the application installs; the library never prints. Building with the `PUBNUB_DISABLE_LOGGER`
 // condition removes logging entirely: the API stays so code compiles, but switches stay off and nothing is
@@ -67,8 +67,9 @@ public enum PNLogger {
     }
 
     /// Formats and delivers one line when `level` is enabled and a sink is installed; `message` is not
-    /// evaluated otherwise.
-    static func log(_ level: PNLogLevels, _ sender: AnyObject?, _ message: @autoclosure () -> String) {
+    /// evaluated otherwise. `sender` (nil for none) names the line's origin as 3.4 did: its type and, for an
+    /// object, its address.
+    static func log(_ level: PNLogLevels, _ sender: Any?, _ message: @autoclosure () -> String) {
         #if !PUBNUB_DISABLE_LOGGER
         let sink: Sink? = self.state.withLock { $0.enabled.contains(level) ? $0.sink : nil }
         guard let sink else {
@@ -76,7 +77,11 @@ public enum PNLogger {
         }
         var line = ""
         if let sender {
-            line = "\(type(of: sender)) (\(Unmanaged.passUnretained(sender).toOpaque())) "
+            if type(of: sender) is AnyClass {
+                line = "\(type(of: sender)) (\(pointerDescription(sender as AnyObject))) "
+            } else {
+                line = "\(type(of: sender)) "
+            }
         }
         line += level.tag + message()
         sink(level, line)
@@ -84,10 +89,18 @@ public enum PNLogger {
     }
 }
 
-/// 3.4's `PNLog(level, sender, format, …)`: logs `message` in category `level` on behalf of `sender` (nil for none),
-/// through `PNLogger`. The message is only built when the category is enabled and a sink is installed.
-public func PNLog(_ level: PNLogLevels, _ sender: AnyObject?, _ message: @autoclosure () -> String) {
-    PNLogger.log(level, sender, message())
+/// 3.4's `PNLog(level, sender, format, …)` macro, as 3.x code calls it:
+/// `PNLog(PNLogGeneralLevel, self, "Did connect to %@", origin)`.
+///
+/// Logs one line in category `level` on behalf of `sender` (nil for none) through `PNLogger`: `format` with its
+/// conversions replaced by `arguments` as `NSLog` would print them — `%@` prints any value's description (`nil` as
+/// `(null)`, arrays and dictionaries in Apple's property-list style), `%d`, `%u`, `%x`, `%f`, `%s`, `%p`… print the
+/// value converted to the C type they name, `%%` prints `%`; extra arguments are ignored. The line is only
+/// formatted, and `format` only evaluated, when the category is enabled and a sink is installed (3.4's macro did
+/// not evaluate anything either when its category was compiled out); the arguments themselves are evaluated by
+/// Swift before the call. Logging is synchronous, on the calling thread.
+public func PNLog(_ level: PNLogLevels, _ sender: Any?, _ format: @autoclosure () -> String, _ arguments: Any?...) {
+    PNLogger.log(level, sender, formatLogMessage(format(), arguments))
 }
 
 // MARK: - 3.4 switch names

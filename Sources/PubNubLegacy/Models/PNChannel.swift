@@ -3,14 +3,16 @@ import Foundation
 /// The process-wide channel cache shared by `PNChannel` and `PNChannelPresence`, keyed by exact name.
 private let channelsCache = Locked<[String: PNChannel]>([:])
 
-/// A PubNub channel (3.4's `PNChannel`, spec/API-3.4.md §2.8).
+/// A PubNub channel (3.4's `PNChannel`, docs/API-3.4.md §2.8).
 ///
 /// There is one cached instance per exact (case-sensitive) name: `channelWithName(_:)` returns it, creating it on
-/// first use. Unlike 3.4, channels compare and hash by name (DESIGN.md §3), so an instance obtained after
-/// `purgeChannelsCache()` still equals one obtained before it, and sets of channels behave as 3.x code expects.
-/// The instance also carries what the client last learnt about the channel: the last subscribe time token and
-/// presence information. All members may be used from any thread.
-public class PNChannel: Hashable, CustomStringConvertible, @unchecked Sendable {
+/// first use. An `NSObject`, as in 3.4, so it works in `NSArray`, `NSSet` and `NSDictionary` and with
+/// `isEqual(_:)` and `index(of:)`. Unlike 3.4, channels compare and hash by name (docs/DESIGN.md §3) — `isEqual(_:)`,
+/// `==`, `hash` and `Hashable` all agree — so an instance obtained after `purgeChannelsCache()` still equals one
+/// obtained before it, and sets of channels behave as 3.x code expects. The instance also carries what the client
+/// last learnt about the channel: the last subscribe time token and presence information. All members may be used
+/// from any thread.
+public class PNChannel: NSObject, @unchecked Sendable {
     // @unchecked: `name` is a `let`; every mutable field lives in `state`, a `Locked` box.
 
     /// The exact name the channel was created with.
@@ -153,28 +155,34 @@ public class PNChannel: Hashable, CustomStringConvertible, @unchecked Sendable {
         return escaped.joined() + (scalars.dropFirst(64).isEmpty ? "" : "…")
     }
 
-    // MARK: - Presence (3.4's protected interface, used by the client)
+    // MARK: - Presence (3.4's `PNChannel+Protected.h`)
+    // 3.x apps imported the protected header for these getters; they are public here under their 3.4 names. The
+    // setters stay with the client: the presence flag is set by `channelWithName(_:shouldObservePresence:)` and by
+    // enabling or disabling presence observation.
 
-    /// Whether the client should subscribe to this channel's `-pnpres` companion along with it.
-    var shouldObservePresence: Bool {
+    /// Whether the client subscribes to this channel's `-pnpres` companion along with it (3.4's protected
+    /// `observePresence` property, read through its getter name). Set it with
+    /// `channelWithName(_:shouldObservePresence:)` or `PubNub.enablePresenceObservationForChannel(_:)`.
+    public internal(set) var shouldObservePresence: Bool {
         get { self.state.withLock { $0.observePresence } }
         set { self.state.withLock { $0.observePresence = newValue } }
     }
 
-    /// Whether the presence flag was set by enabling presence observation (rather than by
-    /// `channelWithName(_:shouldObservePresence:)`); such companions are left on unsubscribe.
-    var isUserDefinedPresenceObservation: Bool {
+    /// Whether the presence flag was set by enabling presence observation through the client (rather than by
+    /// `channelWithName(_:shouldObservePresence:)`); such companions are left on unsubscribe. 3.4's protected
+    /// `userDefinedPresenceObservation` property, read through its getter name.
+    public internal(set) var isUserDefinedPresenceObservation: Bool {
         get { self.state.withLock { $0.userDefinedPresenceObservation } }
         set { self.state.withLock { $0.userDefinedPresenceObservation = newValue } }
     }
 
-    /// Whether this is a `-pnpres` channel.
-    func isPresenceObserver() -> Bool {
+    /// 3.4's protected `-isPresenceObserver`: whether this is a `-pnpres` channel (a `PNChannelPresence`).
+    public func isPresenceObserver() -> Bool {
         false
     }
 
-    /// The `-pnpres` companion, while the presence flag is set; nil otherwise.
-    func presenceObserver() -> PNChannelPresence? {
+    /// 3.4's protected `-presenceObserver`: the `-pnpres` companion while the presence flag is set, nil otherwise.
+    public func presenceObserver() -> PNChannelPresence? {
         self.shouldObservePresence ? PNChannelPresence.presenceForChannel(self) : nil
     }
 
@@ -219,18 +227,22 @@ public class PNChannel: Hashable, CustomStringConvertible, @unchecked Sendable {
 
     // MARK: - Equality
 
-    /// Channels are equal when their names are (DESIGN.md §3).
-    public static func == (lhs: PNChannel, rhs: PNChannel) -> Bool {
-        lhs.name == rhs.name
+    /// Channels are equal when their names are (docs/DESIGN.md §3); `==` and `!=` call this. A `PNChannelPresence`
+    /// equals the channel object of the same (`-pnpres`) name.
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? PNChannel else {
+            return false
+        }
+        return other === self || other.name == self.name
     }
 
-    /// Hashes the name.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(self.name)
+    /// The hash of the name, consistent with `isEqual(_:)`.
+    public override var hash: Int {
+        self.name.hashValue
     }
 
-    /// `PNChannel(0x…) name`, as 3.4 described channels.
-    public var description: String {
-        "\(type(of: self))(\(Unmanaged.passUnretained(self).toOpaque())) \(self.name)"
+    /// `PNChannel(0x…) name`, as 3.4 described channels (`%@`, `print`, string interpolation).
+    public override var description: String {
+        "\(type(of: self))(\(pointerDescription(self))) \(self.name)"
     }
 }

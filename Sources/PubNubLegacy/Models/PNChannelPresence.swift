@@ -1,5 +1,5 @@
 /// The `-pnpres` companion of a channel, on which the origin delivers that channel's presence events
-/// (3.4's `PNChannelPresence`, spec/API-3.4.md §2.8). Cached with the channels, by its full name.
+/// (3.4's `PNChannelPresence`, docs/API-3.4.md §2.8). Cached with the channels, by its full name.
 public final class PNChannelPresence: PNChannel, @unchecked Sendable {
     // @unchecked: adds no stored state to `PNChannel`, whose state is behind its lock box.
 
@@ -12,8 +12,9 @@ public final class PNChannelPresence: PNChannel, @unchecked Sendable {
         self.presenceForChannelWithName(channel.name)
     }
 
-    /// The cached presence channel for a regular or a presence channel name.
-    static func presenceForChannelWithName(_ channelName: String) -> PNChannelPresence {
+    /// 3.4's protected `+presenceForChannelWithName:`: the cached presence channel for a regular or a presence
+    /// channel name.
+    public static func presenceForChannelWithName(_ channelName: String) -> PNChannelPresence {
         let name =
             self.isPresenceObservingChannelName(channelName) ? channelName : channelName + self.presenceSuffix
         guard let presence = PNChannel.cachedChannel(named: name) as? PNChannelPresence else {
@@ -22,17 +23,20 @@ public final class PNChannelPresence: PNChannel, @unchecked Sendable {
         return presence
     }
 
-    /// Whether `channelName` names a presence channel (ends in `-pnpres`).
-    static func isPresenceObservingChannelName(_ channelName: String) -> Bool {
+    /// 3.4's protected `+isPresenceObservingChannelName:`: whether `channelName` names a presence channel (ends in
+    /// `-pnpres`).
+    public static func isPresenceObservingChannelName(_ channelName: String) -> Bool {
         channelName.hasSuffix(self.presenceSuffix) && channelName.count > self.presenceSuffix.count
     }
 
-    /// The channel whose presence this channel carries (its name without `-pnpres`).
-    func observedChannel() -> PNChannel {
+    /// 3.4's protected `-observedChannel`: the channel whose presence this channel carries (its name without
+    /// `-pnpres`).
+    public func observedChannel() -> PNChannel {
         PNChannel.channelWithName(String(self.name.dropLast(PNChannelPresence.presenceSuffix.count)))
     }
 
-    override func isPresenceObserver() -> Bool {
+    /// Always true: this is a `-pnpres` channel.
+    public override func isPresenceObserver() -> Bool {
         true
     }
 }

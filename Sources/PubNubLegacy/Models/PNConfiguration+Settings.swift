@@ -1,4 +1,4 @@
-// Settings 3.4 did not have: the 4.x ones (DESIGN.md §3) and the ones this layer needs (delivery queue, cipher
+// Settings 3.4 did not have: the 4.x ones (docs/DESIGN.md §3) and the ones this layer needs (delivery queue, cipher
 // modes). Their defaults keep 3.4's behaviour.
 
 import Foundation
@@ -57,7 +57,7 @@ extension PNConfiguration {
 // MARK: - Layer settings
 
 extension PNConfiguration {
-    /// The queue every delegate call, observer, notification and completion block runs on (DESIGN.md §4).
+    /// The queue every delegate call, observer, notification and completion block runs on (docs/DESIGN.md §4).
     /// Default `DispatchQueue.main`, as in 3.4; on Linux the main queue only runs while the program is inside
     /// `dispatchMain()` or a running `RunLoop`, so command-line programs and tests usually set their own serial
     /// queue.
@@ -69,14 +69,14 @@ extension PNConfiguration {
     /// Whether messages are encrypted with a fresh random initialization vector prepended to the ciphertext (the
     /// 4.x and Python SDKs' `useRandomInitializationVector` / `use_random_initialization_vector`) instead of 3.4's
     /// fixed one. Default NO, so 3.4-era peers can read what this client sends; both sides must agree
-    /// (spec/CRYPTO.md §3). Only used when `cipherKey` is set.
+    /// (docs/CRYPTO.md §3). Only used when `cipherKey` is set.
     public var useRandomInitializationVector: Bool {
         get { self.settings.withLock { $0.useRandomInitializationVector } }
         set { self.settings.withLock { $0.useRandomInitializationVector = newValue } }
     }
 
     /// Whether messages are encrypted the way the 3.3 client did (MD5 key, each string leaf encrypted separately),
-    /// which 3.4 offered as the compile switch `CRYPTO_BACKWARD_COMPATIBILITY_MODE` (spec/CRYPTO.md §2). Default NO,
+    /// which 3.4 offered as the compile switch `CRYPTO_BACKWARD_COMPATIBILITY_MODE` (docs/CRYPTO.md §2). Default NO,
     /// or YES when the package is built with that condition. Only used when `cipherKey` is set; no current SDK
     /// reads this format.
     public var cryptoBackwardCompatibilityMode: Bool {

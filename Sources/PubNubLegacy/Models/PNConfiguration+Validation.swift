@@ -1,4 +1,4 @@
-// The rules 3.4 applied to configurations (spec/API-3.4.md §2.7.4): validity, whether a new configuration needs
+// The rules 3.4 applied to configurations (docs/API-3.4.md §2.7.4): validity, whether a new configuration needs
 // a reconnect, and the description. Plus the origin's optional port, which 3.4 did not support.
 
 import Foundation
@@ -198,14 +198,23 @@ extension PNConfiguration {
 
     // MARK: - Description
 
-    /// 3.4's description: origin, TLS flag, the three keys (missing ones marked) and the cipher key.
+    /// 3.4's description: origin, TLS flag, the three keys (missing ones marked) and the cipher key. Unlike 3.4 the
+    /// secret and cipher keys are not shown, only that they are set and their last characters (`set (…c0de)`); the
+    /// secret key's "none" value `0` is shown as is.
     public var description: String {
         let settings = self.settings.current
+        let secret = settings.secretKey == "0" ? "0" : SecretText.redacted(settings.secretKey)
         return "\nConfiguration for: \(settings.origin) (secured: \(settings.useSecureConnection ? "YES" : "NO"))"
             + "\nPublish key (Required): \(settings.publishKey.isEmpty ? "-missing-" : settings.publishKey)"
             + "\nSubscription key (Required): "
             + (settings.subscriptionKey.isEmpty ? "-missing-" : settings.subscriptionKey)
-            + "\nSecret key (Required): \(settings.secretKey.isEmpty ? "-missing-" : settings.secretKey)"
-            + "\nCipher key: \(settings.cipherKey.isEmpty ? "-no encription key-" : settings.cipherKey)"
+            + "\nSecret key (Required): \(settings.secretKey.isEmpty ? "-missing-" : secret)"
+            + "\nCipher key: \(settings.cipherKey.isEmpty ? "-no encription key-" : SecretText.redacted(settings.cipherKey))"
+    }
+
+    /// What `dump` and debuggers show: the description, so the keys stay redacted there too (the stored settings
+    /// would show them verbatim).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": self.description], displayStyle: .class)
     }
 }

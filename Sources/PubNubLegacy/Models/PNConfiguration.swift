@@ -1,12 +1,12 @@
 import Foundation
 
-/// The settings of a PubNub client (3.4's `PNConfiguration`, spec/API-3.4.md §2.7), with the 4.x names as
-/// aliases and the 4.x and layer settings 3.4 lacked (DESIGN.md §3).
+/// The settings of a PubNub client (3.4's `PNConfiguration`, docs/API-3.4.md §2.7), with the 4.x names as
+/// aliases and the 4.x and layer settings 3.4 lacked (docs/DESIGN.md §3).
 ///
 /// A reference type as in 3.4, safe to read and change from any thread. The client takes a `copy()` when it is
 /// given a configuration (`setConfiguration`, `setupWithConfiguration`), so changing an instance afterwards does
 /// not affect a running client; hand it over again to apply a change.
-public final class PNConfiguration: Equatable, CustomStringConvertible, @unchecked Sendable {
+public final class PNConfiguration: Equatable, CustomStringConvertible, CustomReflectable, @unchecked Sendable {
     // @unchecked: all state lives in `settings`, a `Locked` box; every accessor goes through it.
 
     /// Everything a configuration holds, as one value: copies, comparisons and change checks work on it.
@@ -56,7 +56,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
     }
 
     /// On when the package is built with the `CRYPTO_BACKWARD_COMPATIBILITY_MODE` condition, 3.4's compile switch
-    /// for the 3.3 cipher scheme (spec/CRYPTO.md §2).
+    /// for the 3.3 cipher scheme (docs/CRYPTO.md §2).
     static var cryptoBackwardCompatibilityModeDefault: Bool {
         #if CRYPTO_BACKWARD_COMPATIBILITY_MODE
         return true
@@ -74,7 +74,8 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
     // MARK: - Constructors
 
     /// The designated initializer (3.4's `-initWithOrigin:publishKey:subscribeKey:secretKey:cipherKey:authorizationKey:`).
-    /// Every flag and timeout starts at its default; nil and empty arguments become the 3.4 fallbacks.
+    /// Every flag and timeout starts at its `PNDefaultConfiguration.h` default (`kPNSecureConnectionRequired`, …),
+    /// read at call time; nil and empty arguments become the 3.4 fallbacks.
     ///
     /// - Parameters:
     ///   - origin: Host name, optionally with `:port` (`127.0.0.1:8090`); nil or empty uses `kPNDefaultOriginHost`.
@@ -103,7 +104,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
             )
         )
         if host == kPNDefaultOriginHost {
-            PNLog(
+            PNLogger.log(
                 .PNLogGeneralLevel,
                 self,
                 "{WARN} Using the shared default origin \(host); set your own origin for production"
@@ -111,7 +112,8 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
         }
     }
 
-    /// 3.4's `-initWithOrigin:publishKey:subscribeKey:secretKey:cipherKey:`: no authorization key.
+    /// 3.4's `-initWithOrigin:publishKey:subscribeKey:secretKey:cipherKey:`: the authorization key is
+    /// `kPNAuthorizationKey` (nil unless the app set it).
     public convenience init(
         origin: String?,
         publishKey: String?,
@@ -125,11 +127,13 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
             subscribeKey: subscribeKey,
             secretKey: secretKey,
             cipherKey: cipherKey,
-            authorizationKey: nil
+            authorizationKey: kPNAuthorizationKey
         )
     }
 
-    /// 3.4's `+defaultConfiguration`: origin `kPNOriginHost`, the `demo` keys, no secret, cipher or auth key.
+    /// 3.4's `+defaultConfiguration`: origin `kPNOriginHost`, keys `kPNPublishKey`, `kPNSubscriptionKey`,
+    /// `kPNSecretKey`, `kPNCipherKey` and `kPNAuthorizationKey` — the `PNDefaultConfiguration.h` values, read at call
+    /// time, so an app that assigned its own (MIGRATION.md) gets them.
     public static func defaultConfiguration() -> PNConfiguration {
         PNConfiguration(
             origin: kPNOriginHost,
@@ -141,7 +145,8 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
         )
     }
 
-    /// 3.4's `+configurationWithPublishKey:subscribeKey:secretKey:`: the default origin, no cipher or auth key.
+    /// 3.4's `+configurationWithPublishKey:subscribeKey:secretKey:`: origin `kPNDefaultOriginHost`, cipher and auth
+    /// keys `kPNCipherKey` and `kPNAuthorizationKey` (nil unless the app set them), read at call time.
     public static func configurationWithPublishKey(
         _ publishKey: String?,
         subscribeKey: String?,
@@ -151,12 +156,12 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
             publishKey,
             subscribeKey: subscribeKey,
             secretKey: secretKey,
-            authorizationKey: nil
+            authorizationKey: kPNAuthorizationKey
         )
     }
 
-    /// 3.4's `+configurationWithPublishKey:subscribeKey:secretKey:authorizationKey:`: the default origin, no
-    /// cipher key.
+    /// 3.4's `+configurationWithPublishKey:subscribeKey:secretKey:authorizationKey:`: origin `kPNDefaultOriginHost`
+    /// and cipher key `kPNCipherKey`, read at call time.
     public static func configurationWithPublishKey(
         _ publishKey: String?,
         subscribeKey: String?,
@@ -173,7 +178,8 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
         )
     }
 
-    /// 3.4's `+configurationForOrigin:publishKey:subscribeKey:secretKey:`: no cipher or auth key.
+    /// 3.4's `+configurationForOrigin:publishKey:subscribeKey:secretKey:`: cipher and auth keys `kPNCipherKey` and
+    /// `kPNAuthorizationKey`, read at call time.
     public static func configurationForOrigin(
         _ originHostName: String?,
         publishKey: String?,
@@ -186,11 +192,12 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
             subscribeKey: subscribeKey,
             secretKey: secretKey,
             cipherKey: kPNCipherKey,
-            authorizationKey: nil
+            authorizationKey: kPNAuthorizationKey
         )
     }
 
-    /// 3.4's `+configurationForOrigin:publishKey:subscribeKey:secretKey:authorizationKey:`: no cipher key.
+    /// 3.4's `+configurationForOrigin:publishKey:subscribeKey:secretKey:authorizationKey:`: cipher key
+    /// `kPNCipherKey`, read at call time.
     public static func configurationForOrigin(
         _ originHostName: String?,
         publishKey: String?,
@@ -208,7 +215,8 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
         )
     }
 
-    /// 3.4's `+configurationForOrigin:publishKey:subscribeKey:secretKey:cipherKey:`: no auth key.
+    /// 3.4's `+configurationForOrigin:publishKey:subscribeKey:secretKey:cipherKey:`: auth key
+    /// `kPNAuthorizationKey`, read at call time.
     public static func configurationForOrigin(
         _ originHostName: String?,
         publishKey: String?,
@@ -222,7 +230,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
             subscribeKey: subscribeKey,
             secretKey: secretKey,
             cipherKey: cipherKey,
-            authorizationKey: nil
+            authorizationKey: kPNAuthorizationKey
         )
     }
 
@@ -321,7 +329,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
     /// and both fallback flags) stays applied; a configuration that changes any of them starts with TLS again.
     /// The fallback is silent: the connect reports exactly the events of a normal connect.
     /// With NO, the TLS failure is reported instead (`connectionDidFailWithError:`, category `.tlsFailure`) and no
-    /// plain-HTTP request is ever sent. Default NO in this package (3.4: YES, DESIGN.md A12).
+    /// plain-HTTP request is ever sent. Default NO in this package (3.4: YES, docs/DESIGN.md A12).
     /// 3.4 getter: `canIgnoreSecureConnectionRequirement`.
     public var ignoreSecureConnectionRequirement: Bool {
         get { self.settings.withLock { $0.ignoreSecureConnectionRequirement } }
@@ -335,7 +343,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, @uncheck
     /// FoundationNetworking (libcurl) never delivers that challenge and offers no way to skip validation, so this
     /// setting has no effect: the ladder goes straight to `ignoreSecureConnectionRequirement`, and with that NO
     /// the certificate failure is reported (category `.tlsFailure`). Default NO in this package (3.4: YES,
-    /// DESIGN.md A12). 3.4 getter: `shouldReduceSecurityLevelOnError`.
+    /// docs/DESIGN.md A12). 3.4 getter: `shouldReduceSecurityLevelOnError`.
     public var reduceSecurityLevelOnError: Bool {
         get { self.settings.withLock { $0.reduceSecurityLevelOnError } }
         set { self.settings.withLock { $0.reduceSecurityLevelOnError = newValue } }

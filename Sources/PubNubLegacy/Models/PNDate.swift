@@ -1,11 +1,12 @@
 import Foundation
 
-/// A PubNub time token and the date it stands for (3.4's `PNDate`, spec/API-3.4.md §2.9).
+/// A PubNub time token and the date it stands for (3.4's `PNDate`, docs/API-3.4.md §2.9).
 ///
 /// The token is kept exactly, as an unsigned 64-bit integer; the `date` is derived from it on each access by
 /// 3.4's rule (tokens above `Int32.max` are 100 ns units, smaller ones Unix seconds; whole seconds either way).
-/// Immutable, so it can be shared between threads.
-public final class PNDate: Hashable, CustomStringConvertible, Sendable {
+/// An `NSObject`, as in 3.4; dates are equal (`isEqual(_:)`, `==`, `hash`) when their tokens are. Immutable, so it
+/// can be shared between threads.
+public final class PNDate: NSObject, Sendable {
     /// The token as an unsigned 64-bit value; new in this package (3.4 only had the `NSNumber`).
     public let timeTokenValue: UInt64
 
@@ -35,18 +36,18 @@ public final class PNDate: Hashable, CustomStringConvertible, Sendable {
         Date(timeIntervalSince1970: unixTimeStamp(fromTimeToken: self.timeTokenValue))
     }
 
-    /// `<PNDate: date; time token: token>`, as 3.4 described it (without the pointer).
-    public var description: String {
-        "PNDate <date: \(self.date); time token: \(self.timeTokenValue)>"
+    /// `PNDate (0x…) <date: …; time token: …>`, as 3.4 described it.
+    public override var description: String {
+        "PNDate (\(pointerDescription(self))) <date: \(self.date); time token: \(self.timeTokenValue)>"
     }
 
-    /// Dates are equal when their tokens are; new in this package (3.4 compared identities).
-    public static func == (lhs: PNDate, rhs: PNDate) -> Bool {
-        lhs.timeTokenValue == rhs.timeTokenValue
+    /// Dates are equal when their tokens are; new in this package (3.4 compared identities). `==` calls this.
+    public override func isEqual(_ object: Any?) -> Bool {
+        (object as? PNDate)?.timeTokenValue == self.timeTokenValue
     }
 
-    /// Hashes the token.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(self.timeTokenValue)
+    /// The hash of the token, consistent with `isEqual(_:)`.
+    public override var hash: Int {
+        self.timeTokenValue.hashValue
     }
 }

@@ -1,4 +1,4 @@
-// The error domains and codes of 3.4's `PNErrorCodes.h` (spec/API-3.4.md §2.5), with the 3.4 names and numbers,
+// The error domains and codes of 3.4's `PNErrorCodes.h` (docs/API-3.4.md §2.5), with the 3.4 names and numbers,
 // so ported code keeps comparing `error.code` with them. Codes this package adds follow at the end.
 
 // MARK: - Domains

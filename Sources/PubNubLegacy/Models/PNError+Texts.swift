@@ -1,4 +1,4 @@
-// The texts 3.4's `PNError.m` returned per code (spec/API-3.4.md §2.5). They are kept word for word, spelling
+// The texts 3.4's `PNError.m` returned per code (docs/API-3.4.md §2.5). They are kept word for word, spelling
 // slips included ("initalization", "becuase", …), because ported code and logs may match on them.
 
 extension PNError {
@@ -218,7 +218,7 @@ extension PNError {
 }
 
 extension PNError {
-    /// The operations 3.4 gave an explicit timeout message (all code 106, spec/API-3.4.md §2.14).
+    /// The operations 3.4 gave an explicit timeout message (all code 106, docs/API-3.4.md §2.14).
     enum TimedOutOperation: CaseIterable {
         case subscription, unsubscription, messageSending, timeToken, history, hereNow
         case pushEnabling, pushDisabling, pushRemoval, pushEnabledChannels

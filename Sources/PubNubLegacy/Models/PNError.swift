@@ -2,26 +2,23 @@ import Foundation
 
 /// An error reported by the PubNub client: the 3.4 `PNError` surface plus a 4.x-style `category`.
 ///
-/// 3.4's `PNError` was an `NSError` subclass. This one is a Swift class that conforms to `Error`,
-/// `LocalizedError` and `CustomNSError`, so it can be thrown, caught as `any Error` and bridged to `NSError`
-/// without depending on subclassing Foundation's `NSError` (which behaves differently across Foundation
-/// implementations). It stays a class, not a struct, for two 3.4 behaviours ported code can observe: the same
-/// error object reaches the delegate, the observers, the notification and the block of one event, and the client
-/// may attach the `associatedObject` after creating the error, once.
+/// As in 3.4 this is an `NSError` subclass, so ported code that treats it as an `NSError` keeps working: a
+/// delegate method or block written with `NSError` receives it, `error as NSError` is the same object, it can be
+/// thrown and caught as `any Error`, and it sits in Foundation collections. `code`, `domain` and the three
+/// localized texts are `NSError`'s own members; `userInfo` carries the texts (and the underlying error) under the
+/// standard keys, so a copy made from `domain`, `code` and `userInfo` reads the same. Two errors are equal (`==`,
+/// `isEqual(_:)`) when their domain, code and texts are, as `NSError` compares them.
+///
+/// It stays a class, not a struct, for two 3.4 behaviours ported code can observe: the same error object reaches
+/// the delegate, the observers, the notification and the block of one event, and the client may attach the
+/// `associatedObject` after creating the error, once.
 ///
 /// Porters compare `code` with the `kPN…Error` constants; those keep their 3.4 numbers.
-public final class PNError: Error, CustomStringConvertible, @unchecked Sendable {
+public final class PNError: NSError, @unchecked Sendable {
     // @unchecked: every stored property is a `let`; the one thing that changes after creation, the associated
     // object, is set at most once through the `associated` lock box. Associated objects are the package's own
-    // thread-safe models (channels, messages) or values given by whoever created the error.
-
-    /// The 3.4 error code: one of the `kPN…Error` constants, or the code of the underlying error when
-    /// `domain` is not a PubNub domain (a transport error wrapped as 3.4 did).
-    public let code: Int
-
-    /// `kPNDefaultErrorDomain`, `kPNServiceErrorDomain` (codes 107, 108, 111), or the domain of a wrapped
-    /// transport error.
-    public let domain: String
+    // thread-safe models (channels, messages) or values given by whoever created the error. `NSError`'s own
+    // state (domain, code, userInfo) is immutable after `init`.
 
     /// What kind of failure this is, in 4.x terms; new in this package.
     public let category: PNErrorCategory
@@ -29,8 +26,6 @@ public final class PNError: Error, CustomStringConvertible, @unchecked Sendable 
     /// The system error this one wraps (a URL loading or socket error), when there is one; new in this package.
     public let underlyingError: (any Error)?
 
-    private let message: String?
-    private let failureReasonOverride: String?
     private let associated: Locked<Any?>
 
     // MARK: - Initializers
@@ -53,14 +48,30 @@ public final class PNError: Error, CustomStringConvertible, @unchecked Sendable 
         underlyingError: (any Error)?
     ) {
         let domain = domain ?? PNError.domain(forCode: code)
-        self.code = code
-        self.domain = domain
-        self.message = message
-        self.failureReasonOverride = failureReason
-        self.underlyingError = underlyingError
         let isPubNubDomain = domain == kPNDefaultErrorDomain || domain == kPNServiceErrorDomain
+        self.underlyingError = underlyingError
         self.category = category ?? (isPubNubDomain ? PNErrorCategory.defaultCategory(forCode: code) : .unknown)
         self.associated = Locked(associatedObject)
+        let texts = PNError.texts(
+            code: code,
+            isPubNubDomain: isPubNubDomain,
+            message: message,
+            failureReason: failureReason
+        )
+        var info: [String: Any] = [
+            NSLocalizedDescriptionKey: texts.description,
+            NSLocalizedFailureReasonErrorKey: texts.reason,
+            NSLocalizedRecoverySuggestionErrorKey: texts.suggestion,
+        ]
+        if let underlyingError {
+            info[NSUnderlyingErrorKey] = underlyingError as NSError
+        }
+        super.init(domain: domain, code: code, userInfo: info)
+    }
+
+    /// Decoding is not supported: a `PNError` is only ever created by the client or by the 3.4 factories.
+    public required init?(coder: NSCoder) {
+        return nil
     }
 
     /// 3.4's `-initWithMessage:code:`: an error with an explicit description (nil uses the 3.4 text for the code);
@@ -176,71 +187,44 @@ public final class PNError: Error, CustomStringConvertible, @unchecked Sendable 
     }
 
     /// The explicit message the error was created with, or the 3.4 text for its code.
-    public var localizedDescription: String {
-        if let message = self.message {
-            return message
-        }
-        return self.isPubNubDomain ? PNError.defaultDescription(forCode: self.code) : PNError.unknownDescription
+    public override var localizedDescription: String {
+        self.userInfo[NSLocalizedDescriptionKey] as? String ?? PNError.unknownDescription
     }
 
-    /// Why the error happened: the 3.4 text for the code, or a more precise reason the client gave.
-    public var localizedFailureReason: String {
-        if let reason = self.failureReasonOverride {
-            return reason
-        }
-        return self.isPubNubDomain ? PNError.defaultFailureReason(forCode: self.code) : PNError.unknownFailureReason
+    /// Why the error happened: the 3.4 text for the code, or a more precise reason the client gave. Never nil
+    /// (3.4 always had one), unlike `NSError`'s.
+    public override var localizedFailureReason: String {
+        self.userInfo[NSLocalizedFailureReasonErrorKey] as? String ?? PNError.unknownFailureReason
     }
 
-    /// What to do about it: the 3.4 text for the code.
-    public var localizedRecoverySuggestion: String {
-        self.isPubNubDomain
-            ? PNError.defaultRecoverySuggestion(forCode: self.code) : PNError.unknownRecoverySuggestion
+    /// What to do about it: the 3.4 text for the code. Never nil (3.4 always had one), unlike `NSError`'s.
+    public override var localizedRecoverySuggestion: String {
+        self.userInfo[NSLocalizedRecoverySuggestionErrorKey] as? String ?? PNError.unknownRecoverySuggestion
     }
 
     /// 3.4's format: `Domain=…; Code=…; Description="…"; Reason="…"; Fix suggestion="…"; Associated object=…`.
-    public var description: String {
+    public override var description: String {
         let associated = self.associatedObject.map { String(describing: $0) } ?? "(null)"
         return "Domain=\(self.domain); Code=\(self.code); Description=\"\(self.localizedDescription)\"; "
             + "Reason=\"\(self.localizedFailureReason)\"; Fix suggestion=\"\(self.localizedRecoverySuggestion)\"; "
             + "Associated object=\(associated)"
     }
 
-    private var isPubNubDomain: Bool {
-        self.domain == kPNDefaultErrorDomain || self.domain == kPNServiceErrorDomain
-    }
-}
-
-// MARK: - Bridging
-
-extension PNError: LocalizedError {
-    /// `localizedDescription`, so `(error as any Error).localizedDescription` shows the 3.4 text.
-    public var errorDescription: String? { self.localizedDescription }
-
-    /// `localizedFailureReason`.
-    public var failureReason: String? { self.localizedFailureReason }
-
-    /// `localizedRecoverySuggestion`.
-    public var recoverySuggestion: String? { self.localizedRecoverySuggestion }
-}
-
-extension PNError: CustomNSError {
-    /// The domain `NSError` bridging reports. It has to be one static value, so it is always
-    /// `kPNDefaultErrorDomain`; the exact domain of a given error is `domain`.
-    public static var errorDomain: String { kPNDefaultErrorDomain }
-
-    /// `code`, so a bridged `NSError` keeps the 3.4 number.
-    public var errorCode: Int { self.code }
-
-    /// The three texts, plus the underlying error when there is one.
-    public var errorUserInfo: [String: Any] {
-        var info: [String: Any] = [
-            NSLocalizedDescriptionKey: self.localizedDescription,
-            NSLocalizedFailureReasonErrorKey: self.localizedFailureReason,
-            NSLocalizedRecoverySuggestionErrorKey: self.localizedRecoverySuggestion,
-        ]
-        if let underlying = self.underlyingError {
-            info[NSUnderlyingErrorKey] = underlying as NSError
-        }
-        return info
+    /// The three texts of an error: the explicit ones given, else the 3.4 texts of `code` (generic ones outside the
+    /// PubNub domains).
+    private static func texts(
+        code: Int,
+        isPubNubDomain: Bool,
+        message: String?,
+        failureReason: String?
+    ) -> (description: String, reason: String, suggestion: String) {
+        let description =
+            message ?? (isPubNubDomain ? PNError.defaultDescription(forCode: code) : PNError.unknownDescription)
+        let reason =
+            failureReason
+            ?? (isPubNubDomain ? PNError.defaultFailureReason(forCode: code) : PNError.unknownFailureReason)
+        let suggestion =
+            isPubNubDomain ? PNError.defaultRecoverySuggestion(forCode: code) : PNError.unknownRecoverySuggestion
+        return (description, reason, suggestion)
     }
 }

@@ -1,4 +1,4 @@
-/// The 4.x-style classification of a `PNError`, new in this package (DESIGN.md §3, spec/BEHAVIOR.md §7).
+/// The 4.x-style classification of a `PNError`, new in this package (docs/DESIGN.md §3, docs/BEHAVIOR.md §7).
 ///
 /// `PNError.code` keeps the 3.4 number that ported code compares with the `kPN…Error` constants; the category
 /// says what kind of failure it was, so code written against the 4.x status model can switch on it instead.

@@ -1,6 +1,8 @@
-/// The answer to a here-now request: who is on a channel (3.4's `PNHereNow`, spec/API-3.4.md §2.12).
-/// Created by the client; immutable.
-public final class PNHereNow: CustomStringConvertible, Sendable {
+import Foundation
+
+/// The answer to a here-now request: who is on a channel (3.4's `PNHereNow`, docs/API-3.4.md §2.12).
+/// Created by the client; immutable. An `NSObject` compared by identity, as in 3.4.
+public final class PNHereNow: NSObject, Sendable {
     /// The uuids on the channel (the origin's `uuids`).
     public let participants: [String]
 
@@ -17,9 +19,8 @@ public final class PNHereNow: CustomStringConvertible, Sendable {
         self.channel = channel
     }
 
-    /// Channel, occupancy and uuids.
-    public var description: String {
-        "PNHereNow <channel: \(self.channel?.name ?? "(null)"); participants count: \(self.participantsCount); "
-            + "participants: \(self.participants)>"
+    /// `<PNHereNow: 0x…>`: 3.4 kept `NSObject`'s description.
+    public override var description: String {
+        "<PNHereNow: \(pointerDescription(self))>"
     }
 }

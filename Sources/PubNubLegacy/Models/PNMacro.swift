@@ -1,6 +1,6 @@
-// The public helper functions of 3.4's `PNMacro.h` (spec/API-3.4.md §2.15), under their 3.4 names, plus the
+// The public helper functions of 3.4's `PNMacro.h` (docs/API-3.4.md §2.15), under their 3.4 names, plus the
 // `UInt64` forms the package uses internally. Time tokens are unsigned 64-bit counts of 100 ns since 1970 and
-// never pass through `Double` (DESIGN.md §6); only the conversion to a `Date` does.
+// never pass through `Double` (docs/DESIGN.md §6); only the conversion to a `Date` does.
 
 import Foundation
 
@@ -113,4 +113,9 @@ private func truncatedUnsigned(_ real: Double) -> UInt64? {
         return nil
     }
     return UInt64(real.rounded(.towardZero))
+}
+
+/// `%p` of an object as 3.4's descriptions printed it: `0x` and the address in lower-case hex, no padding.
+func pointerDescription(_ object: AnyObject) -> String {
+    "0x" + String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16)
 }

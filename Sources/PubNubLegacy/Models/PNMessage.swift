@@ -1,11 +1,11 @@
 import Foundation
 
-/// A message sent to or received from a channel (3.4's `PNMessage`, spec/API-3.4.md §2.10).
+/// A message sent to or received from a channel (3.4's `PNMessage`, docs/API-3.4.md §2.10).
 ///
 /// Outgoing messages are created by `sendMessage…` and hold the JSON text that goes on the wire; incoming ones
-/// are created by the client and hold the decoded JSON value. There is no public constructor, as in 3.4.
-/// Immutable after creation.
-public final class PNMessage: CustomStringConvertible, @unchecked Sendable {
+/// are created by the client and hold the decoded JSON value. There is no public constructor, as in 3.4. An
+/// `NSObject` compared by identity, as in 3.4. Immutable after creation.
+public final class PNMessage: NSObject, @unchecked Sendable {
     // @unchecked: every field is a `let`; `message` holds a JSON text (outgoing) or a decoded JSON value
     // (String, NSNumber, NSNull, arrays and dictionaries of those), which nothing mutates after decoding.
 
@@ -55,7 +55,7 @@ public final class PNMessage: CustomStringConvertible, @unchecked Sendable {
 
     // MARK: - Payload serialization
 
-    /// The JSON text sent for `object`, built with a real JSON encoder (DESIGN.md §6) where 3.4 pasted strings
+    /// The JSON text sent for `object`, built with a real JSON encoder (docs/DESIGN.md §6) where 3.4 pasted strings
     /// into quotes unescaped:
     /// - a String that already is JSON text (starts with `"`, `[` or `{`, ends with `"`, `]` or `}` and parses)
     ///   is sent as it is, so re-sending a `PNMessage`'s stored text does not encode it twice;
@@ -127,10 +127,10 @@ public final class PNMessage: CustomStringConvertible, @unchecked Sendable {
     }
 
     /// `PNMessage (0x…): <message: …, date: …, channel: …>`, as 3.4 described messages.
-    public var description: String {
-        let body = self.message.map { String(describing: $0) } ?? "(null)"
+    public override var description: String {
+        let body = self.message.map { objectDescription($0) } ?? "(null)"
         let date = self.receiveDate.map { String(describing: $0) } ?? "(null)"
-        return "PNMessage (\(Unmanaged.passUnretained(self).toOpaque())): <message: \(body), date: \(date), "
+        return "PNMessage (\(pointerDescription(self))): <message: \(body), date: \(date), "
             + "channel: \(self.channel?.name ?? "(null)")>"
     }
 }

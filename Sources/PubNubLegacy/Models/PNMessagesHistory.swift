@@ -1,6 +1,8 @@
-/// One page of a channel's message history (3.4's `PNMessagesHistory`, spec/API-3.4.md §2.13). Created by the
-/// client; immutable.
-public final class PNMessagesHistory: CustomStringConvertible, Sendable {
+import Foundation
+
+/// One page of a channel's message history (3.4's `PNMessagesHistory`, docs/API-3.4.md §2.13). Created by the
+/// client; immutable. An `NSObject` compared by identity, as in 3.4.
+public final class PNMessagesHistory: NSObject, Sendable {
     /// The time token of the page's first message, as the origin reported it.
     public let startDate: PNDate?
 
@@ -22,10 +24,8 @@ public final class PNMessagesHistory: CustomStringConvertible, Sendable {
         self.messages = messages
     }
 
-    /// Channel, dates and message count.
-    public var description: String {
-        "PNMessagesHistory <channel: \(self.channel?.name ?? "(null)"); "
-            + "start: \(self.startDate?.timeTokenValue.description ?? "(null)"); "
-            + "end: \(self.endDate?.timeTokenValue.description ?? "(null)"); messages: \(self.messages.count)>"
+    /// `<PNMessagesHistory: 0x…>`: 3.4 kept `NSObject`'s description.
+    public override var description: String {
+        "<PNMessagesHistory: \(pointerDescription(self))>"
     }
 }

@@ -1,9 +1,9 @@
-// The 34 notification names of 3.4's `PNNotifications.h` (spec/API-3.4.md §2.4). Each exists twice: as a
+// The 34 notification names of 3.4's `PNNotifications.h` (docs/API-3.4.md §2.4). Each exists twice: as a
 // `Notification.Name` static member (`.pnClientDidReceiveMessage`) and under its 3.4 constant name
 // (`kPNClientDidReceiveMessageNotification`); both have the 3.4 string as raw value. 3.4 put the payload object
 // itself in `userInfo`; Swift's `userInfo` is a dictionary, so the payload sits under `kPNNotificationPayloadKey`
-// (spec/API-3.4.md §1.7). Notifications are posted on `NotificationCenter.default` with the client as `object`,
-// on the delivery queue, after the delegate and the observation center (DESIGN.md §4).
+// (docs/API-3.4.md §1.7). Notifications are posted on `NotificationCenter.default` with the client as `object`,
+// on the delivery queue, after the delegate and the observation center (docs/DESIGN.md §4).
 
 import Foundation
 

@@ -1,8 +1,9 @@
 import Foundation
 
 /// A presence event: a uuid joined, left or timed out on a channel (3.4's `PNPresenceEvent`,
-/// spec/API-3.4.md §2.11). Created by the client from the objects the origin delivers on `-pnpres` channels.
-public final class PNPresenceEvent: CustomStringConvertible, @unchecked Sendable {
+/// docs/API-3.4.md §2.11). Created by the client from the objects the origin delivers on `-pnpres` channels. An
+/// `NSObject` compared by identity, as in 3.4.
+public final class PNPresenceEvent: NSObject, @unchecked Sendable {
     // @unchecked: every field is a `let` except the weak channel reference, which lives in the `channelBox` lock.
 
     /// The keys of a presence event object; an object is an event only when it has all four.
@@ -75,7 +76,7 @@ public final class PNPresenceEvent: CustomStringConvertible, @unchecked Sendable
     }
 
     /// The event as 3.4 described it: action, uuid, date, occupancy and channel on separate lines.
-    public var description: String {
+    public override var description: String {
         let action: String
         switch self.type {
         case .PNPresenceEventJoin: action = "join"

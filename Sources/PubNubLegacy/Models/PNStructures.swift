@@ -1,7 +1,7 @@
-// The enums and block types of 3.4's `PNStructures.h` (spec/API-3.4.md §2.6). Case names are the Objective-C
+// The enums and block types of 3.4's `PNStructures.h` (docs/API-3.4.md §2.6). Case names are the Objective-C
 // constant names and the raw values are 3.4's, so ported `switch` statements and stored raw values keep working.
 // The block types are plain closures, not `@Sendable`, so ported code that captures and mutates its own state
-// compiles (DESIGN.md §3); the client calls every one of them on the delivery queue only.
+// compiles (docs/DESIGN.md §3); the client calls every one of them on the delivery queue only.
 
 import Foundation
 
@@ -64,7 +64,7 @@ public enum PNSubscriptionProcessState: Int, Sendable, CaseIterable {
 
 // MARK: - Unqualified case names
 // 3.4 code names the C constants without the type (`if (state == PNMessageSent)`); these keep that compiling
-// (spec/API-3.4.md §1.9).
+// (docs/API-3.4.md §1.9).
 
 /// `PNMessageState.PNMessageSending`, under its unqualified 3.4 name.
 public let PNMessageSending = PNMessageState.PNMessageSending
@@ -104,7 +104,7 @@ public let PNSubscriptionProcessRestoredState = PNSubscriptionProcessState.PNSub
 // MARK: - Block types
 // Every block below is called exactly once per event it is registered for, on the client's delivery queue
 // (`PNConfiguration.deliveryQueue`, `DispatchQueue.main` by default), after the delegate, the observation center
-// and the notification of the same event (DESIGN.md §4).
+// and the notification of the same event (docs/DESIGN.md §4).
 
 /// Connect succeeded; receives the origin host the client connected to.
 public typealias PNClientConnectionSuccessBlock = (String) -> Void

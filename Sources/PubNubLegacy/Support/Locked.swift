@@ -3,7 +3,7 @@ import Foundation
 /// A value guarded by a lock: the small box every shared table and every mutable model field lives in.
 ///
 /// Closures passed to `withLock` run while the lock is held, so they must be short and must never call user code,
-/// post notifications or touch the network (STYLE.md, "locks stay inside small boxes").
+/// post notifications or touch the network.
 package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is read and written only inside `lock.lock()` … `lock.unlock()` below.
     private let lock = NSLock()

@@ -1,10 +1,11 @@
 import Foundation
 
-// The wire forms of DESIGN.md §6 / PROTOCOL.md §2 as the current SDKs send them: `/time/0`, publish, v2
+// The wire forms of docs/DESIGN.md §6 / docs/PROTOCOL.md §2 as the current SDKs send them: `/time/0`, publish, v2
 // subscribe with `tt`/`tr`, v2 presence, v2 history and v1 push. Plain JSON (no JSONP callbacks). Building a
-// request is pure: the same endpoint and context always give the same URL, so tests check it as text.
+// request is pure: the same endpoint, context and timestamp always give the same URL, so tests check it as text.
+// With a secret key every request is signed as current SDKs sign it (`timestamp` + v2 `signature`).
 
-/// The values every request needs from the configuration, captured when the request is built (BEHAVIOR §2.4:
+/// The values every request needs from the configuration, captured when the request is built (docs/BEHAVIOR.md §2.4:
 /// a configuration change applies to the next request, never to one already built).
 struct EndpointContext: Sendable, Equatable {
     /// Host, optionally with `:port` (`127.0.0.1:8090`).
@@ -20,6 +21,9 @@ struct EndpointContext: Sendable, Equatable {
     var authKey: String
     /// Whether the transport may accept any server certificate (the relaxed rung of the TLS ladder).
     var relaxedCertificateValidation = false
+    /// When not empty, every request is signed with it (`timestamp` and a v2 `signature`, as current SDKs do);
+    /// empty also when 3.4's "no secret key" value `0` is configured.
+    var secretKey = ""
 }
 
 /// One PubNub REST operation with its arguments.
@@ -48,11 +52,15 @@ enum Endpoint: Sendable, Equatable {
         case post
     }
 
-    /// The `pnsdk` value (PROTOCOL.md §1.6), already escaped.
+    /// The `pnsdk` value (docs/PROTOCOL.md §1.6), already escaped.
     static let sdkName = "PubNubLegacy-Swift%2F3.4"
 
-    /// The method, the path-and-query string (escaped, starting with `/`) and the body.
-    func target(in context: EndpointContext) -> (method: String, pathAndQuery: String, body: Data?) {
+    /// The method, the path-and-query string (escaped, starting with `/`) and the body. With a secret key in
+    /// `context` the query also carries `timestamp` (Unix seconds) and its `signature`.
+    func target(
+        in context: EndpointContext,
+        timestamp: UInt64 = Endpoint.currentTimestamp()
+    ) -> (method: String, pathAndQuery: String, body: Data?) {
         let sub = PercentEncoding.escape(context.subscribeKey)
         var query: [(String, String)] = []
         let path: String
@@ -119,6 +127,10 @@ enum Endpoint: Sendable, Equatable {
         if !context.authKey.isEmpty {
             query.append(("auth", PercentEncoding.escape(context.authKey)))
         }
+        if !context.secretKey.isEmpty {
+            query.append(("timestamp", String(timestamp)))
+            query.append(("signature", Self.signature(method, path, query, body, context)))
+        }
         let queryText = query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
         return (method, path + "?" + queryText, body)
     }
@@ -137,6 +149,33 @@ enum Endpoint: Sendable, Equatable {
             timeout: timeout,
             relaxedCertificateValidation: context.secure && context.relaxedCertificateValidation
         )
+    }
+
+    /// The current time in Unix seconds, the `timestamp` of a signed request.
+    static func currentTimestamp() -> UInt64 {
+        UInt64(max(0, Date().timeIntervalSince1970))
+    }
+
+    /// The v2 request signature over the request as sent (docs/PROTOCOL.md §2.13.3): current SDKs sign GET and
+    /// POST alike this way (the body is part of what is signed). 3.4.2 computed a publish signature and sent `0`.
+    private static func signature(
+        _ method: String,
+        _ path: String,
+        _ query: [(String, String)],
+        _ body: Data?,
+        _ context: EndpointContext
+    ) -> String {
+        var parameters: [String: String] = [:]
+        for (name, value) in query { parameters[name] = PercentEncoding.unescape(value) }
+        let signature = RequestSignature.v2Signature(
+            secretKey: context.secretKey,
+            method: method,
+            publishKey: context.publishKey,
+            path: path,
+            parameters: parameters,
+            body: body.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        )
+        return PercentEncoding.escape(signature)
     }
 
     /// Device tokens go on the wire as uppercase hex, as 3.4.2's `HEXPushToken` wrote them.

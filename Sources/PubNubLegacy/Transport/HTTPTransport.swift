@@ -11,7 +11,7 @@ struct TransportRequest: Sendable, Equatable {
     /// Idle timeout of the HTTP exchange. Operation timeouts with their 3.4 messages are enforced by the
     /// engine's own timers; this is the backstop of the transport.
     var timeout: TimeInterval
-    /// For `https`: accept any server certificate (the relaxed rung of the TLS ladder, BEHAVIOR §2.8). Only
+    /// For `https`: accept any server certificate (the relaxed rung of the TLS ladder, docs/BEHAVIOR.md §2.8). Only
     /// transports that can honour it act on it (`URLSessionTransport` on Apple platforms); the others validate as
     /// usual, and the engine does not ask them to relax.
     var relaxedCertificateValidation = false
@@ -23,7 +23,7 @@ struct TransportResponse: Sendable, Equatable {
     var body: Data
 }
 
-/// Why no HTTP answer arrived. The classes follow BEHAVIOR §2.8.
+/// Why no HTTP answer arrived. The classes follow docs/BEHAVIOR.md §2.8.
 enum TransportFailure: Error, Sendable, Equatable {
     /// The request was cancelled by the engine (long-poll replaced, client disconnected).
     case cancelled

@@ -1,10 +1,10 @@
 import Foundation
 
-// The one place where transport, HTTP-status and body failures become `PNError`s (STYLE.md "Errors").
+// The one place where transport, HTTP-status and body failures become `PNError`s.
 
 extension PNError {
-    /// The error of an answer that is not the operation's success (BEHAVIOR §4.4). `associatedObject` is what the
-    /// operation concerns (the message, the channel); without one, an access-denied error carries the channels
+    /// The error of an answer that is not the operation's success (docs/BEHAVIOR.md §4.4). `associatedObject` is what
+    /// the operation concerns (the message, the channel); without one, an access-denied error carries the channels
     /// its payload names.
     static func fromResponse(_ failure: ResponseFailure, associatedObject: Any? = nil) -> PNError {
         let error = Self.fromResponseWithoutObject(failure)

@@ -1,5 +1,5 @@
 // Escaping for every value the client puts into a URL: channel names, messages, uuid, auth key, query values.
-// PROTOCOL.md §1.5 / §4: only `A-Z a-z 0-9 - _ . ~` stay literal; everything else becomes `%XX` of its UTF-8
+// docs/PROTOCOL.md §1.5 / §4: only `A-Z a-z 0-9 - _ . ~` stay literal; everything else becomes `%XX` of its UTF-8
 // bytes with uppercase hex. That is stricter than 3.4.2 (which left `'` literal and did not escape uuid/auth),
 // so `,` `/` `?` `&` `+` `%` and spaces always round-trip through the origin's split-then-decode rule.
 
@@ -23,6 +23,35 @@ enum PercentEncoding {
     /// Escapes each element and joins them with a raw `,`, the list separator of PubNub paths and queries.
     static func escapeList(_ values: [String]) -> String {
         values.map(Self.escape).joined(separator: ",")
+    }
+
+    /// The inverse of `escape`: every `%XX` turned back into its byte (request signing signs decoded values).
+    static func unescape(_ value: String) -> String {
+        let bytes = Array(value.utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+                let high = Self.hexValue(bytes[index + 1]), let low = Self.hexValue(bytes[index + 2])
+            {
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        default: return nil
+        }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)

@@ -1,7 +1,7 @@
 import Foundation
 
 // Turns HTTP answers into the engine's results. The HTTP status is consulted first (unlike 3.4.2, which only
-// looked at the body, PROTOCOL.md §1.9), then the body shape of each operation. Payload values stay Foundation
+// looked at the body, docs/PROTOCOL.md §1.9), then the body shape of each operation. Payload values stay Foundation
 // JSON objects (`String`, `NSNumber`, `[Any]`, `[String: Any]`, `NSNull`): that is what `PNMessage.message`
 // carries in 3.4. Parsing runs on the client queue, so these non-Sendable values never cross queues here.
 

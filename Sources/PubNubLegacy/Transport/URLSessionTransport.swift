@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// `HTTPTransport` over one `URLSession`. The engine makes one per lane (long-poll, service) so a parked
-/// long-poll never holds a connection that other requests wait for (BEHAVIOR §1.1).
+/// long-poll never holds a connection that other requests wait for (docs/BEHAVIOR.md §1.1).
 final class URLSessionTransport: HTTPTransport {
     #if canImport(Security)
     /// Apple platforms: a server-trust challenge lets a request marked `relaxedCertificateValidation` accept the
@@ -112,8 +112,8 @@ final class URLSessionTransport: HTTPTransport {
         }
     }
 
-    /// Sorts URLSession errors into the classes of BEHAVIOR §2.8. TLS-class: the handshake failed (-1200) or the
-    /// server's or the client's certificate was refused (-1201 … -1206), see `tlsCodes`. FoundationNetworking
+    /// Sorts URLSession errors into the classes of docs/BEHAVIOR.md §2.8. TLS-class: the handshake failed (-1200) or
+    /// the server's or the client's certificate was refused (-1201 … -1206), see `tlsCodes`. FoundationNetworking
     /// reports libcurl's TLS failures as `NSURLErrorUnknown` with the TLS library's text ("OpenSSL/3.0: … wrong
     /// version number", "SSL certificate problem: self-signed certificate"); those become -1200 and -1202, the
     /// codes Apple platforms give for the same failures, keeping that text as the description.

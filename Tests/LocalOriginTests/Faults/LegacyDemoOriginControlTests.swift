@@ -160,6 +160,24 @@ private final class DemoProcess: @unchecked Sendable {
         #expect(demo.errorText.isEmpty)  // also no sanitizer report when the binary is built with one
     }
 
+    @Test func verboseLogShowsThatCredentialsWereSentButNotTheCredentials() throws {
+        let demo = try DemoProcess(["origin", "--port", "0", "--verbose", "--control-stdin"])
+        defer { demo.finish() }
+        #expect(waitUntil { !demo.lines.isEmpty })
+        let first = try #require(demo.lines.first)
+        let port = try #require(UInt16(first.dropFirst("listening on 127.0.0.1:".count)))
+        let client = try HTTPTestClient(port: port)
+        let auth = "auth-key-0123456789abcdef"
+        let signature = "v2.jMPRI00wQ3Q6P0s1WpxvBhl-Hsu3n_LbDAYeR65-H-8"
+        #expect(try client.get("/time/0?uuid=u&auth=\(auth)&signature=\(signature)&timestamp=1").status == 200)
+        #expect(try client.get("/v1/push/sub-key/sub/devices/AB01?uuid=u?auth=\(auth)").status != 0)
+        #expect(waitUntil { demo.lines.count >= 3 })
+        let log = demo.lines.dropFirst().joined(separator: "\n")
+        #expect(!log.contains(auth) && !log.contains(signature), "\(log)")
+        #expect(log.contains("200 GET /time/0?uuid=u&auth=set(…cdef)&signature=set(…-H-8)&timestamp=1"), "\(log)")
+        #expect(log.contains("?uuid=u?auth=set(…cdef)"), "\(log)")
+    }
+
     @Test func quitStopsTheOrigin() throws {
         let demo = try DemoProcess(["origin", "--port", "0", "--control-stdin"])
         defer { demo.finish() }
@@ -168,6 +186,15 @@ private final class DemoProcess: @unchecked Sendable {
         #expect(waitUntil { !demo.process.isRunning && demo.outputEnded })
         #expect(demo.process.terminationStatus == 0)
         #expect(demo.lines == [demo.lines[0], "ok quitting", "stopped on quit"])
+    }
+
+    @Test func aSecretKeyNeedsThePublishKeyItSignsWith() throws {
+        let demo = try DemoProcess(["origin", "--port", "0", "--secret-key", "sec-c-1"])
+        defer { demo.finish() }
+        #expect(waitUntil { !demo.process.isRunning && demo.outputEnded })
+        #expect(demo.process.terminationStatus == 2)
+        #expect(demo.lines.isEmpty)
+        #expect(demo.errorText.contains("--secret-key needs --publish-key"))
     }
 
     @Test func aBadFaultOnTheCommandLineIsAUsageError() throws {

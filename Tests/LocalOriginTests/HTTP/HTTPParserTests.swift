@@ -182,4 +182,23 @@ private func failure(_ results: [HTTPParser.Result]) -> HTTPParseError? {
         )
         #expect(bad.status == 400)
     }
+
+    // MARK: - Bytes that are not UTF-8
+
+    @Test(
+        arguments: [
+            ([0x2F, 0x61, 0xFF, 0xFE], "/a%FF%FE"),  // lone invalid bytes
+            ([0x2F, 0xC3, 0xBC, 0xFF], "/ü%FF"),  // valid UTF-8 stays raw, the invalid byte after it does not
+            ([0x2F, 0x61, 0xC3], "/a%C3"),  // a sequence cut short
+            ([0x2F, 0xED, 0xA0, 0x80], "/%ED%A0%80"),  // an encoded surrogate is not UTF-8
+            ([0x2F, 0xE2, 0x82, 0xAC, 0x3F, 0x61, 0x3D, 0x62], "/€?a=b"),
+        ] as [([UInt8], String)]
+    )
+    func targetBytesThatAreNotUTF8ArriveEscaped(_ target: [UInt8], _ expected: String) throws {
+        var driver = ParserDriver()
+        let bytes = Array("GET ".utf8) + target + Array(" HTTP/1.1\r\n\r\n".utf8)
+        let parsed = requests(driver.feed(bytes, pieceSize: 3))
+        #expect(parsed.count == 1)
+        #expect(parsed.first?.request.target == expected)
+    }
 }

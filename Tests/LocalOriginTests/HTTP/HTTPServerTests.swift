@@ -204,21 +204,7 @@ import Darwin
         }
     }
 
-    @Test func connectionsAboveTheLimitAreClosedAtOnce() throws {
-        var limits = HTTPServerLimits()
-        limits.maxConnections = 2
-        try withHTTPServer(limits: limits) { server, _ in
-            let first = try HTTPTestClient(port: server.port)
-            let second = try HTTPTestClient(port: server.port)
-            #expect(waitUntil { server.connectionCount == 2 })
-            let third = try HTTPTestClient(port: server.port)
-            try third.expectEndOfStream()
-            for client in [first, second] {
-                try client.send("GET /echo HTTP/1.1\r\n\r\n")
-                #expect(try client.readResponse().status == 200)
-            }
-        }
-    }
+    // The connection cap's refusal and reclaiming are tested in `HTTPServerBoundsTests`.
 
     // MARK: - Scale
 

@@ -55,7 +55,9 @@ final class HTTPTestClient {
     private var buffer: [UInt8] = []
     private var sawEOF = false
 
-    init(port: UInt16) throws {
+    /// Connects to 127.0.0.1:`port`. `receiveBufferBytes` shrinks the socket's receive buffer before connecting,
+    /// so a client that does not read makes the server's writes block soon (the kernel then holds little).
+    init(port: UInt16, receiveBufferBytes: Int32? = nil) throws {
         #if canImport(Glibc)
         let type = Int32(SOCK_STREAM.rawValue)
         #else
@@ -63,6 +65,9 @@ final class HTTPTestClient {
         #endif
         let fd = socket(AF_INET, type, 0)
         guard fd >= 0 else { throw HTTPTestError("socket: errno \(errno)") }
+        if var size = receiveBufferBytes {
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -191,6 +196,13 @@ final class HTTPTestClient {
         return response
     }
 
+    /// Sends `bytes`, returning false instead of throwing when the server has closed the connection (a test that
+    /// keeps writing to connections the server may end).
+    @discardableResult
+    func sendIfOpen(_ bytes: [UInt8]) -> Bool {
+        (try? self.send(bytes)) != nil
+    }
+
     /// Reads everything until the server closes; throws when the server keeps the connection open past the
     /// deadline.
     func readToEnd(within timeout: Duration = .seconds(10)) throws -> [UInt8] {
@@ -225,7 +237,8 @@ private func systemSend(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int, 
 // MARK: - Handler
 
 /// Routes by path: `/echo…` answers the request as JSON, `/park/ID` parks the sink until the test answers it,
-/// `/raw` answers with raw bytes, `/close` closes without answering. Anything else → 404.
+/// `/raw` answers with raw bytes, `/close` closes without answering, `/big/N` answers N bytes of `x`. Anything
+/// else → 404.
 final class HTTPTestHandler: HTTPHandler, @unchecked Sendable {
     // @unchecked: `parked`, `closedIDs` and `handledCount` are only touched inside `lock.withLock`.
     private let lock = NSLock()
@@ -246,6 +259,8 @@ final class HTTPTestHandler: HTTPHandler, @unchecked Sendable {
             sink.respondRaw(Array("RAW-BYTES".utf8), thenClose: request.header("X-Then-Close") == "1")
         } else if path == "/close" {
             sink.close()
+        } else if path.hasPrefix("/big/"), let size = Int(path.dropFirst("/big/".count)) {
+            sink.respond(HTTPResponse(status: 200, body: [UInt8](repeating: UInt8(ascii: "x"), count: size)))
         } else {
             sink.respond(HTTPResponse(status: 404, body: Array(#"{"status":404}"#.utf8)))
         }

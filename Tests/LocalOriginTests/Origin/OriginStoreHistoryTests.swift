@@ -175,6 +175,37 @@ import Testing
         #expect(newer["a"]?.map { $0["message"] as? String } == ["m8", "m9"])
     }
 
+    @Test func v3AnswersAChannelNamedManyTimesOnce() throws {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        _ = self.fill(origin, "a", count: 100)
+        origin.publish("\"b0\"", on: "b")
+        // The probe's 186-byte shape: one channel repeated up to what the URL allows returned 90 MB.
+        let names = Array(repeating: "a", count: 10_000) + ["b", "a"]
+        let reply = origin.get("/v3/history/sub-key/sub/channel/\(names.joined(separator: ","))")
+        #expect(reply.status == 200)
+        #expect(reply.text.components(separatedBy: "\"a\":").count == 2)
+        #expect(reply.text.components(separatedBy: "\"b\":").count == 2)
+        let channels = try #require(reply.object["channels"] as? [String: [Any]])
+        #expect(channels["a"]?.count == 25 && channels["b"]?.count == 1)  // two distinct channels: 25 each
+        #expect(reply.text.utf8.count < 4_096)
+        let single = try #require(
+            origin.get("/v3/history/sub-key/sub/channel/a,a").object["channels"] as? [String: [Any]]
+        )
+        #expect(single["a"]?.count == 100)  // one distinct channel: the one-channel default
+    }
+
+    @Test func v3RefusesMoreThan500DistinctChannels() {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        let names = (0..<501).map { "c\($0)" }
+        let refused = origin.get("/v3/history/sub-key/sub/channel/\(names.joined(separator: ","))")
+        #expect(refused.status == 400)
+        #expect(refused.object["message"] as? String == "Too Many Channels")
+        let accepted = origin.get("/v3/history/sub-key/sub/channel/\(names.dropLast().joined(separator: ","))")
+        #expect(accepted.status == 200)
+    }
+
     // MARK: - 3.3's v1
 
     @Test func v1HistoryIsAPlainArray() {

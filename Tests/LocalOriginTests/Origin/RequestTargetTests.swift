@@ -61,4 +61,19 @@ import Testing
         #expect(RequestTarget.decode("%FFa") == "\u{FFFD}a")
         #expect(RequestTarget.decodedBytes("%FF%00+") == [0xFF, 0x00, UInt8(ascii: "+")])
     }
+
+    @Test(arguments: [
+        ("/publish/p/s/0/a%FFb/0/1", false),
+        ("/v2/history/sub-key/s/channel/a%FEb", false),
+        ("/time/0?uuid=%FF", false),
+        ("/time/0?%FF=1", false),
+        ("/time/0?meta=%7B%22a%22%3A%22%C3%28%22%7D", false),
+        ("/v2/subscribe/s/a%C3%BCb,%E2%82%AC/0?tt=0", true),
+        ("/time/0?uuid=%zz&x=%", true),  // malformed escapes stay literal text, which is UTF-8
+        ("/publish/p/s/0/c/0/%22%F0%9F%98%80%22", true),
+    ])
+    func validityCoversEverySegmentAndParameter(_ target: String, _ valid: Bool) {
+        #expect(RequestTarget(target).isValidUTF8 == valid)
+    }
+
 }

@@ -85,7 +85,7 @@ final class OriginHarness: Sendable {
         return UInt64(reply.array.last as? String ?? "") ?? 0
     }
 
-    /// Percent-escapes everything but `A-Z a-z 0-9 - _ . ~` (Python SDK's rule, PROTOCOL.md §1.5).
+    /// Percent-escapes everything but `A-Z a-z 0-9 - _ . ~` (Python SDK's rule, docs/PROTOCOL.md §1.5).
     static func escape(_ text: String) -> String {
         var out = ""
         for byte in text.utf8 {

@@ -5,7 +5,8 @@ import Testing
 @testable import PubNubLegacy
 
 /// The benchmark's hook `deliverSentMessageEvents`: its events take the production delivery path, so every
-/// listener channel sees them in the order of DESIGN.md §4, and nothing goes out for a message `sendMessage` refuses.
+/// listener channel sees them in the order of docs/DESIGN.md §4, and nothing goes out for a message `sendMessage`
+/// refuses.
 @Suite struct PubNubDeliveryProbeTests {
     private func client() -> (PubNub, DispatchQueue, FourChannelRecorder) {
         let queue = DispatchQueue(label: "PubNubDeliveryProbeTests")

@@ -92,7 +92,7 @@ import Testing
                 recorder.block("done", error)
             }
         },
-        Row(description: "connect while connected", code: 101, delegate: nil) { client, recorder in
+        Row(description: "connect while connected", code: 101, delegate: "connectionDidFail") { client, recorder in
             client.connectWithSuccessBlock(nil) { error in recorder.block("done", error) }
         },
     ]

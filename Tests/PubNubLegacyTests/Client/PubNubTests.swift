@@ -102,13 +102,14 @@ import Testing
         #expect(client.engine.settings?.origin == "fake.origin:1")
     }
 
-    @Test func connectWhileConnectedFailsWith101ThroughTheBlockOnly() async throws {
+    @Test func connectWhileConnectedFailsWith101ThroughTheDelegateAndTheBlock() async throws {
+        // As 3.4.2 reported it (issue 13): `connectionDidFailWithError:` 101, then the block; still connected.
         let recorder = EventRecorder()
         let client = try await Self.connected(recorder)
         client.connectWithSuccessBlock(nil) { recorder.block("again", $0) }
         let again = try await recorder.next(.block, "again")
         #expect(again.error?.code == kPNClientTriedConnectWhileConnectedError)
-        #expect(recorder.all(.delegate, "connectionDidFail").isEmpty)
+        #expect(recorder.all(.delegate, "connectionDidFail").map { $0.error?.code } == [101])
         #expect(client.isConnected())
     }
 
@@ -199,7 +200,9 @@ import Testing
         #expect(recorder.all(.block, "publish.2").count == 1)
     }
 
-    @Test func disconnectDeliversDidDisconnectOnceThenWaitingCallsFailWith105() async throws {
+    @Test func disconnectRunsAfterEarlierCallsThenLaterCallsFailWith105() async throws {
+        // 3.4.2 queued `+disconnect` behind the calls in progress (issue 13): the held publish and the time request
+        // queued behind it complete first; the disconnect comes next, once; calls made after it fail with 105.
         let recorder = EventRecorder()
         let transport = FakeTransport.origin { request in request.url.path.hasPrefix("/publish/") ? .hold : nil }
         let client = try await Self.connected(recorder, transport: transport)
@@ -209,13 +212,17 @@ import Testing
         client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time", error) }
         try await recorder.next(.block, "publish.0")
         client.disconnect()
-        let publish = try await recorder.next(.block, "publish.2")
-        #expect((publish.value as? PNError)?.code == kPNRequestExecutionFailedClientNotReadyError)
-        try await recorder.next(.delegate, "didDisconnect")
+        client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("afterDisconnect", error) }
+        #expect(client.isConnected())
+        try await transport.answerWhenHeld(containing: "/publish/", body: "[1,\"Sent\",\"1\"]")
+        try await recorder.next(.block, "publish.1")
         let time = try await recorder.next(.block, "time")
-        #expect(time.error?.code == kPNRequestExecutionFailedClientNotReadyError)
+        #expect(time.error == nil)
+        try await recorder.next(.delegate, "didDisconnect")
+        let after = try await recorder.next(.block, "afterDisconnect")
+        #expect(after.error?.code == kPNRequestExecutionFailedClientNotReadyError)
+        #expect(recorder.all(.block, "publish.2").isEmpty)
         #expect(recorder.all(.delegate, "didDisconnect").count == 1)
-        #expect(recorder.all(.delegate, "messageSendDidFail").isEmpty)
         #expect(!client.isConnected())
         client.disconnect()
         client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time2", error) }

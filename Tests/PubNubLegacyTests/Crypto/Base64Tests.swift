@@ -26,13 +26,13 @@ import Testing
         #expect(try Base64.decode(Base64.encode(all)) == all)
     }
 
-    /// The JSON-string wire form (CRYPTO.md §1.4) is the base64 text in quotes, for every padding length.
+    /// The JSON-string wire form (docs/CRYPTO.md §1.4) is the base64 text in quotes, for every padding length.
     @Test(arguments: ["", "f", "fo", "foo", "foob"])
     func jsonStringForm(text: String) {
         #expect(Base64.encodeAsJSONString(bytes(text)) == "\"" + Base64.encode(bytes(text)) + "\"")
     }
 
-    /// RFC 4648 §5 alphabet for signatures, with and without padding (PROTOCOL.md §2.13.3).
+    /// RFC 4648 §5 alphabet for signatures, with and without padding (docs/PROTOCOL.md §2.13.3).
     @Test func urlSafeAlphabet() {
         let data: [UInt8] = [0xfb, 0xff, 0xbf, 0xfe]
         #expect(Base64.encode(data) == "+/+//g==")

@@ -3,7 +3,7 @@ import Testing
 @testable import PubNubLegacy
 
 @Suite struct CipherKeyDerivationTests {
-    /// spec/vectors/crypto.json → `key_derivation` (CRYPTO.md §1.1, §2, §4.2).
+    /// Tests/PubNubLegacyTests/Fixtures/crypto-vectors.json → `key_derivation` (docs/CRYPTO.md §1.1, §2, §4.2).
     @Test(arguments: try CryptoVectors.load().keyDerivation)
     func sharedVectors(vector: KeyDerivationVector) {
         #expect(hex(bytes(vector.cipherKey)) == vector.cipherKeyUtf8Hex)

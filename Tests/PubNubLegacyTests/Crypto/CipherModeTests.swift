@@ -3,8 +3,8 @@ import Testing
 @testable import PubNubLegacy
 
 @Suite struct CipherModeTests {
-    /// 3.4.2 selected the 3.3 scheme with the `CRYPTO_BACKWARD_COMPATIBILITY_MODE` compile flag (CRYPTO.md §2); the
-    /// same condition picks the default here. Run the suite with `-Xswiftc -DCRYPTO_BACKWARD_COMPATIBILITY_MODE` to
+    /// 3.4.2 selected the 3.3 scheme with the `CRYPTO_BACKWARD_COMPATIBILITY_MODE` compile flag (docs/CRYPTO.md §2);
+    /// the same condition picks the default here. Run the suite with `-Xswiftc -DCRYPTO_BACKWARD_COMPATIBILITY_MODE` to
     /// check the other branch.
     @Test func buildDefaultFollowsTheCompileCondition() {
         #if CRYPTO_BACKWARD_COMPATIBILITY_MODE

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-// Loads spec/vectors/crypto.json from the shared spec folder that sits beside the package root on every machine
-// (`<package>/../shared/spec/vectors/crypto.json`). The file is read at test time, never copied into the repository.
+// Loads the crypto test vectors, `Tests/PubNubLegacyTests/Fixtures/crypto-vectors.json`, a resource of this test
+// target (docs/CRYPTO.md §6 says what produced each section; every section names its source in a `source` field).
 
 /// The decoded vector file; every section of it is fed to a test.
 struct CryptoVectorFile: Decodable, Sendable {
@@ -18,12 +18,15 @@ struct CryptoVectorFile: Decodable, Sendable {
     var publishedKnownAnswers: [PublishedKnownAnswer]
 
     struct Section<Vector: Decodable & Sendable>: Decodable, Sendable {
+        /// Which SDK or tool produced the section (required, so the fixture cannot lose its provenance).
+        var source: String
         var algorithm: String
         var vectors: [Vector]
     }
 }
 
 struct KeyDerivationVector: Decodable, Sendable, CustomTestStringConvertible {
+    var source: String
     var cipherKey: String
     var cipherKeyUtf8Hex: String
     var sha256Hex: String
@@ -77,6 +80,7 @@ struct CryptorHeaderVector: Decodable, Sendable, CustomTestStringConvertible {
 }
 
 struct Compatibility33Section: Decodable, Sendable {
+    var source: String
     var leafVectors: [Compatibility33LeafVector]
     var objectVector: Compatibility33ObjectVector
 }
@@ -97,6 +101,7 @@ struct Compatibility33ObjectVector: Decodable, Sendable {
 }
 
 struct DecryptionFailureVector: Decodable, Sendable, CustomTestStringConvertible {
+    var source: String
     var `case`: String
     var cipherKeyUsedToEncrypt: String?
     var cipherKeyUsedToDecrypt: String
@@ -106,12 +111,14 @@ struct DecryptionFailureVector: Decodable, Sendable, CustomTestStringConvertible
 }
 
 struct SHA256Vector: Decodable, Sendable, CustomTestStringConvertible {
+    var source: String
     var inputUtf8: String
     var sha256Hex: String
     var testDescription: String { String(reflecting: self.inputUtf8) }
 }
 
 struct HMACVector: Decodable, Sendable, CustomTestStringConvertible {
+    var source: String
     var key: String
     var message: String
     var hex: String
@@ -121,6 +128,7 @@ struct HMACVector: Decodable, Sendable, CustomTestStringConvertible {
 }
 
 struct RequestSignatureVector: Decodable, Sendable, CustomTestStringConvertible {
+    var source: String
     var scheme: String
     var label: String?
     var secretKey: String
@@ -170,27 +178,22 @@ enum CryptoVectors {
         var path: String
         var underlying: String
         var description: String {
-            "cannot read the crypto vectors at \(self.path) (\(self.underlying)). The shared spec folder must sit "
-                + "beside the package root: <package>/../shared/spec/vectors/crypto.json"
+            "cannot read the crypto vectors at \(self.path) (\(self.underlying)). They are the test resource "
+                + "Fixtures/crypto-vectors.json of PubNubLegacyTests (declared in Package.swift)."
         }
     }
 
-    /// `<package root>/../shared/spec/vectors/crypto.json`, the package root being the nearest folder above this
-    /// file that holds `Package.swift`.
-    static func fileURL(from sourceFile: String = #filePath) -> URL {
-        var folder = URL(fileURLWithPath: sourceFile).deletingLastPathComponent()
-        while folder.path != "/"
-            && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
-        {
-            folder.deleteLastPathComponent()
-        }
-        return folder.deletingLastPathComponent()
-            .appendingPathComponent("shared/spec/vectors/crypto.json")
-            .standardizedFileURL
+    /// The fixture inside this test target's resource bundle, or nil when the bundle does not hold it.
+    static func fileURL() -> URL? {
+        Bundle.module.url(forResource: "crypto-vectors", withExtension: "json")
     }
 
     private static let loaded: Result<CryptoVectorFile, MissingFile> = {
-        let url = CryptoVectors.fileURL()
+        guard let url = CryptoVectors.fileURL() else {
+            return .failure(
+                MissingFile(path: Bundle.module.bundlePath, underlying: "no crypto-vectors.json in the bundle")
+            )
+        }
         do {
             let data = try Data(contentsOf: url)
             let decoder = JSONDecoder()
@@ -210,7 +213,7 @@ enum CryptoVectors {
 // MARK: - JSON values
 
 /// A JSON value for comparing decrypted messages with the vectors' `json_value` (values, not texts: serializers
-/// differ in spacing and escaping, CRYPTO.md §1.3).
+/// differ in spacing and escaping, docs/CRYPTO.md §1.3).
 enum JSONValue: Decodable, Equatable, Sendable, CustomStringConvertible {
     case null
     case bool(Bool)

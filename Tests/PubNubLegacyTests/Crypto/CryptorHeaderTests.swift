@@ -3,7 +3,8 @@ import Testing
 @testable import PubNubLegacy
 
 @Suite struct CryptorHeaderTests {
-    /// spec/vectors/crypto.json → `cryptor_header_acrh[].header_hex`: `PNED` 01 `ACRH` 10 + IV (CRYPTO.md §4.1).
+    /// Tests/PubNubLegacyTests/Fixtures/crypto-vectors.json → `cryptor_header_acrh[].header_hex`: `PNED` 01 `ACRH` 10 +
+    /// IV (docs/CRYPTO.md §4.1).
     @Test(arguments: try CryptoVectors.load().cryptorHeaderAcrh.vectors)
     func sharedVectorHeaders(vector: CryptorHeaderVector) throws {
         let header = CryptorHeader(version: 1, cryptorIdentifier: "ACRH", cryptorData: bytes(hex: vector.ivHex))

@@ -71,7 +71,8 @@ private let rfc4231Cases: [RFC4231Case] = [
         #expect(testCase.number == 5 || hex(mac) == testCase.mac)
     }
 
-    /// spec/vectors/crypto.json → `hmac_sha256`: hex, standard base64 and base64url of the same MAC.
+    /// Tests/PubNubLegacyTests/Fixtures/crypto-vectors.json → `hmac_sha256`: hex, standard base64 and base64url of the
+    /// same MAC.
     @Test(arguments: try CryptoVectors.load().hmacSha256)
     func sharedVectors(vector: HMACVector) {
         let mac = HMACSHA256.authenticate(vector.message, key: vector.key)

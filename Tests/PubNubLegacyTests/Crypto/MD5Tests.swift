@@ -33,7 +33,8 @@ import Testing
         #expect(hex(MD5.hash([UInt8](repeating: UInt8(ascii: "a"), count: length))) == digest)
     }
 
-    /// The 3.3 key of cipher key `enigma` (spec/vectors/crypto.json → `compat_3_3.leaf_vectors[].md5_key_hex`).
+    /// The 3.3 key of cipher key `enigma` (Tests/PubNubLegacyTests/Fixtures/crypto-vectors.json →
+    /// `compat_3_3.leaf_vectors[].md5_key_hex`).
     @Test func compatibilityKeyOfEnigma() {
         #expect(hex(MD5.hash("enigma")) == "90954349a0e42d8e4426a4672bde16b9")
     }

@@ -3,8 +3,8 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// The 3.3 backward-compatibility scheme (CRYPTO.md §2): MD5 key, AES-128, fixed IV, string leaves encrypted one by
-/// one.
+/// The 3.3 backward-compatibility scheme (docs/CRYPTO.md §2): MD5 key, AES-128, fixed IV, string leaves encrypted one
+/// by one.
 @Suite struct MessageCryptorCompatibility33Tests {
     /// `compat_3_3.leaf_vectors`: each leaf is encrypted as its raw text (no JSON quotes).
     @Test(arguments: try CryptoVectors.load().compat33.leafVectors)
@@ -37,7 +37,7 @@ import Testing
     }
 
     /// Numbers, booleans and null stay in place unencrypted, and the elements after them are kept (3.4.2 dropped
-    /// them, CRYPTO.md §2 [INF]); nested strings are encrypted and decrypted.
+    /// them, docs/CRYPTO.md §2 [INF]); nested strings are encrypted and decrypted.
     @Test func nonStringLeavesAreKept() throws {
         let cryptor = MessageCryptor(cipherKey: "enigma", mode: .compatibility33)
         let message = "[1,\"seven\",true,null,{\"n\":2.5,\"drink\":\"Coffee\",\"list\":[\"eight\",false]}]"
@@ -89,7 +89,7 @@ import Testing
     /// The 3.3 and 3.4 schemes are not interchangeable: a 3.4 payload is not a 3.3 payload.
     @Test func standardPayloadIsNotACompatibilityPayload() {
         let cryptor = MessageCryptor(cipherKey: "enigma", mode: .compatibility33)
-        // `"Hello World"` under the 3.4 standard (CRYPTO.md §1.3).
+        // `"Hello World"` under the 3.4 standard (docs/CRYPTO.md §1.3).
         #expect(cryptor.decryptPayload("06UDjczkvAAYcqWfNwkOiQ==") == .failure(.invalidPadding))
     }
 }

@@ -3,15 +3,15 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// The PubNub schemes against spec/vectors/crypto.json (CRYPTO.md §1, §3, §4, §6). The 3.3 scheme is in
-/// `MessageCryptorCompatibility33Tests`, round trips and failures in `MessageCryptorRoundTripTests`.
+/// The PubNub schemes against Tests/PubNubLegacyTests/Fixtures/crypto-vectors.json (docs/CRYPTO.md §1, §3, §4, §6). The
+/// 3.3 scheme is in `MessageCryptorCompatibility33Tests`, round trips and failures in `MessageCryptorRoundTripTests`.
 @Suite struct MessageCryptorTests {
     /// Parses a vector's `wire_json` into the value a subscribe response would carry.
     static func wireValue(_ wireJSON: String) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(wireJSON.utf8), options: .fragmentsAllowed)
     }
 
-    // MARK: - 3.4 standard, fixed IV (CRYPTO.md §1)
+    // MARK: - 3.4 standard, fixed IV (docs/CRYPTO.md §1)
 
     /// `legacy_fixed_iv`: byte-exact encryption of the serialized plaintext, the JSON-string wire form, and
     /// decryption back to the same JSON value.
@@ -38,7 +38,7 @@ import Testing
     }
 
     /// The publish path segments of `legacy_fixed_iv`: for base64 text in JSON quotes, the 3.4 escaping
-    /// (`percentEscapedString`) and the Python SDK's `url_encode` produce the same characters (PROTOCOL.md §1.5).
+    /// (`percentEscapedString`) and the Python SDK's `url_encode` produce the same characters (docs/PROTOCOL.md §1.5).
     @Test(arguments: try CryptoVectors.load().legacyFixedIv.vectors)
     func legacyFixedIVPublishPathSegments(vector: LegacyFixedIVVector) {
         #expect(RequestSignature.legacyPercentEscape(vector.wireJson) == vector.publishPathSegment34)
@@ -59,7 +59,7 @@ import Testing
         #expect(hex(SHA256.hash(vector.plaintextSerialized)) == vector.plaintextSha256Hex)
     }
 
-    // MARK: - Random IV (CRYPTO.md §3)
+    // MARK: - Random IV (docs/CRYPTO.md §3)
 
     /// `legacy_random_iv`: base64(IV ‖ ciphertext) with the given IV, decrypted by a random-IV reader and, through
     /// the IV fallback, by a standard reader.
@@ -89,7 +89,7 @@ import Testing
     }
 
     /// A fixed-IV reader without fallback (what 3.4.2 was) cannot read random-IV payloads: the IV block decrypts to
-    /// junk that is not UTF-8 (CRYPTO.md §3, `decryption_failures`).
+    /// junk that is not UTF-8 (docs/CRYPTO.md §3, `decryption_failures`).
     @Test(arguments: try CryptoVectors.load().legacyRandomIv.vectors)
     func legacyRandomIVIsUnreadableWithoutFallback(vector: LegacyRandomIVVector) {
         let strict = MessageCryptor(cipherKey: vector.cipherKey, mode: .standard, acceptsEitherIVLayout: false)
@@ -106,7 +106,7 @@ import Testing
         }
     }
 
-    // MARK: - Cryptor header, ACRH (CRYPTO.md §4)
+    // MARK: - Cryptor header, ACRH (docs/CRYPTO.md §4)
 
     /// `cryptor_header_acrh`: the payload a current SDK's `AesCbcCryptoModule` writes, read in every mode.
     @Test(arguments: try CryptoVectors.load().cryptorHeaderAcrh.vectors)
@@ -140,16 +140,16 @@ import Testing
         #expect(cryptor.decryptPayload(Base64.encode(futureVersion)) == .failure(.unknownCryptorHeaderVersion(2)))
         let shortIV = bytes("PNED") + [1] + bytes("ACRH") + [8] + [UInt8](repeating: 0, count: 8) + ciphertext
         #expect(cryptor.decryptPayload(Base64.encode(shortIV)) == .failure(.malformedCryptorHeader))
-        // Python: "an empty payload after the header is a decryption error" (CRYPTO.md §4.1).
+        // Python: "an empty payload after the header is a decryption error" (docs/CRYPTO.md §4.1).
         let noCiphertext = bytes("PNED") + [1] + bytes("ACRH") + [16] + [UInt8](repeating: 0, count: 16)
         #expect(cryptor.decryptPayload(Base64.encode(noCiphertext)) == .failure(.invalidCiphertextLength(0)))
     }
 
-    // MARK: - Decryption failures (CRYPTO.md §1.5)
+    // MARK: - Decryption failures (docs/CRYPTO.md §1.5)
 
     /// The error each `decryption_failures` case must produce in a fixed-IV reader without IV fallback (a 3.4.2-style
-    /// client), and in the default reader. The default reader recovers the random-IV payload: DESIGN.md §7 allows
-    /// `DECRYPTION_ERROR` only when a payload really cannot be decrypted, and CRYPTO.md §4.4 recommends the retry.
+    /// client), and in the default reader. The default reader recovers the random-IV payload: docs/DESIGN.md §7 allows
+    /// `DECRYPTION_ERROR` only when a payload really cannot be decrypted, and docs/CRYPTO.md §4.4 recommends the retry.
     static let expectedFailures: [String: (strict: CryptoError, default: CryptoError?)] = [
         "wrong cipher key": (.invalidPadding, .invalidPadding),
         "message is not a string": (.unexpectedWireValue("object"), .unexpectedWireValue("object")),
@@ -189,7 +189,7 @@ import Testing
         return nil
     }
 
-    // MARK: - Published known answers (CRYPTO.md §6)
+    // MARK: - Published known answers (docs/CRYPTO.md §6)
 
     static let cipherModesOfKnownAnswers = ["legacy_fixed_iv", "legacy_random_iv", "cryptor_header_acrh", "compat_3_3"]
     static let signatureModesOfKnownAnswers = ["hmac_sha256_base64url", "pam_v2_signature"]

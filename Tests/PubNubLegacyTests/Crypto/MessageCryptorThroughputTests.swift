@@ -3,7 +3,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// Prints encryption speed figures (DESIGN.md §10: benchmarks print, tests never assert on time). The figures mean
+/// Prints encryption speed figures (docs/DESIGN.md §10: benchmarks print, tests never assert on time). The figures mean
 /// something in an optimized build:
 /// `swift test -c release -Xswiftc -enable-testing --filter MessageCryptorThroughputTests`.
 /// What the test does check is that the measured outputs decrypt back to their inputs. Scripts/bench-crypto.sh runs
@@ -53,7 +53,8 @@ import Testing
 
     @Test func throughputFigures() throws {
         let cryptor = MessageCryptor(cipherKey: "enigma", mode: .standard)
-        // The 1 KiB message of spec/vectors/crypto.json (`string_1KiB`): 1024 bytes of JSON text.
+        // The 1 KiB message of Tests/PubNubLegacyTests/Fixtures/crypto-vectors.json (`string_1KiB`): 1024 bytes of JSON
+        // text.
         let kibMessage = "\"" + String(String(repeating: "PubNub 1KiB payload ", count: 52).prefix(1022)) + "\""
         let mibMessage =
             "\"" + String(String(repeating: "PubNub 1MiB payload ", count: 52_429).prefix(1_048_574)) + "\""

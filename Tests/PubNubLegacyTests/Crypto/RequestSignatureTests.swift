@@ -2,8 +2,9 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// Request signing (PROTOCOL.md §2.13.3, CRYPTO.md §5) against spec/vectors/crypto.json → `request_signatures` and
-/// the signature entries of `published_known_answers`.
+/// Request signing (docs/PROTOCOL.md §2.13.3, docs/CRYPTO.md §5) against
+/// Tests/PubNubLegacyTests/Fixtures/crypto-vectors.json → `request_signatures` and the signature entries of
+/// `published_known_answers`.
 @Suite struct RequestSignatureTests {
     // MARK: - Vectors
 
@@ -138,8 +139,8 @@ import Testing
 
     // MARK: - Encoding and ordering
 
-    /// PAM encoding keeps only `A–Z a–z 0–9 - _ .` (PROTOCOL.md §2.13.3); the 3.4 escaping also keeps `~` and `'`
-    /// (PROTOCOL.md §1.5).
+    /// PAM encoding keeps only `A–Z a–z 0–9 - _ .` (docs/PROTOCOL.md §2.13.3); the 3.4 escaping also keeps `~` and `'`
+    /// (docs/PROTOCOL.md §1.5).
     @Test(arguments: [
         ("abcXYZ019-_.", "abcXYZ019-_.", "abcXYZ019-_."),
         ("a b,c~d", "a%20b%2Cc%7Ed", "a%20b%2Cc~d"),

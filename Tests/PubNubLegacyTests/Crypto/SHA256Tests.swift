@@ -28,7 +28,7 @@ import Testing
         #expect(hex(SHA256.hash(message)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
-    /// spec/vectors/crypto.json → `sha256`.
+    /// Tests/PubNubLegacyTests/Fixtures/crypto-vectors.json → `sha256`.
     @Test(arguments: try CryptoVectors.load().sha256)
     func sharedVectors(vector: SHA256Vector) {
         #expect(hex(SHA256.hash(vector.inputUtf8)) == vector.sha256Hex)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// The cipher key on the publish and receive paths (BEHAVIOR §3.10, S-45, S-65).
+/// The cipher key on the publish and receive paths (docs/BEHAVIOR.md §3.10, S-45, S-65).
 @Suite struct ClientEngineCryptoTests {
     @Test func publishedTextIsEncryptedOnceAndDecryptsBackOnReceive() async throws {
         let recorder = EventRecorder()

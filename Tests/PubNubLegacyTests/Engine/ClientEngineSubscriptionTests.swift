@@ -3,7 +3,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// The subscription scenarios of BEHAVIOR §9 on the in-memory origin, where the test decides every answer.
+/// The subscription scenarios of docs/BEHAVIOR.md §9 on the in-memory origin, where the test decides every answer.
 @Suite struct ClientEngineSubscriptionTests {
     static let handshakeToken = "17000000000000100"
 
@@ -57,7 +57,7 @@ import Testing
         try await transport.waitForRequest(containing: "tt=\(Self.handshakeToken)")
         client.subscribeOnChannel(PNChannel.channelWithName(b))
         let added = try await recorder.next(.delegate, "didSubscribe")
-        #expect(added.channelNames == [b])
+        #expect(added.channelNames == [a, b])  // 3.4.2: the whole subscribed set
         let subscribes = transport.targets.filter { $0.hasPrefix("/v2/subscribe/") }
         #expect(subscribes.count == 4)
         #expect(subscribes[2].hasPrefix("/v2/subscribe/sub-c-test/\(a),\(b)/0?tt=0&"))
@@ -161,8 +161,8 @@ import Testing
         let recorder = EventRecorder()
         let transport = FakeTransport.origin()
         let client = try await PubNubTests.connected(recorder, transport: transport)
-        // Reachability probes (`/time/0` every 10 s, DESIGN A5) may fall inside a slow run; they are not traffic
-        // caused by the unsubscribe, so only the other requests are counted.
+        // Reachability probes (`/time/0` every 10 s, docs/DESIGN.md A5) may fall inside a slow run; they are not
+        // traffic caused by the unsubscribe, so only the other requests are counted.
         func requests() -> Int { transport.targets.filter { !$0.hasPrefix("/time/") }.count }
         let before = requests()
         let z = PNChannel.channelWithName(Self.unique("z"))

@@ -4,12 +4,12 @@ import Testing
 
 @testable import PubNubLegacy
 
-// §3.3 pre-flight failures. Each API is called twice: before the first connect, where gate G is closed and only
-// the call's own block hears of the failure (D5: history and participants blocks too), and after a network loss,
-// where G is open and all four channels report 104.
+// docs/API-3.4.md §3.3 pre-flight failures. Each API is called twice: before the first connect, where gate G is closed
+// and only the call's own block hears of the failure (D5: history and participants blocks too), and after a network
+// loss, where G is open and all four channels report 104.
 
 extension EventMatrixTests {
-    /// One API of §3.3: how to call it and the row it produces when G is open.
+    /// One API of docs/API-3.4.md §3.3: how to call it and the row it produces when G is open.
     struct PreflightAPI: Sendable {
         let name: String
         let call: @Sendable (MatrixHarness) -> Void
@@ -258,7 +258,7 @@ extension EventMatrixTests {
             ]
         ),
         MatrixCase(
-            name: "connect while connected (101, block only when idle)",
+            name: "connect while connected (101 on every channel, as 3.4.2)",
             setup: { try await $0.connect() },
             trigger: {
                 $0.client.connectWithSuccessBlock($0.recorder.connectSuccess, errorBlock: $0.recorder.connectFailure)
@@ -266,6 +266,9 @@ extension EventMatrixTests {
             rows: [
                 Row(
                     event: "connect while connected",
+                    delegate: "connectionDidFail",
+                    observer: "connection:error",
+                    notification: kPNClientConnectionDidFailWithErrorNotification,
                     block: "connect.error",
                     code: kPNClientTriedConnectWhileConnectedError
                 )

@@ -386,7 +386,7 @@ extension EventMatrixTests {
             origin: .fake,
             setup: { harness in
                 try await harness.connect()
-                harness.garble("/time/", times: 3)  // a time request is attempted three times (BEHAVIOR §4.3)
+                harness.garble("/time/", times: 3)  // a time request is attempted three times (docs/BEHAVIOR.md §4.3)
             },
             trigger: { $0.client.requestServerTimeTokenWithCompletionBlock($0.recorder.timeBlock) },
             rows: [

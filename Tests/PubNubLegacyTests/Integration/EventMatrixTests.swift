@@ -5,7 +5,8 @@ import Testing
 @testable import PubNubLegacy
 
 /// One case of the matrix: how to bring a client to the starting state, what triggers the event(s), and the rows
-/// of spec/API-3.4.md §3.2 / §3.3 (as amended by DESIGN.md §4–§5) the four channels must then see, and nothing else.
+/// of docs/API-3.4.md §3.2 / §3.3 (as amended by docs/DESIGN.md §4–§5) the four channels must then see, and nothing
+/// else.
 struct MatrixCase: Sendable, CustomTestStringConvertible {
     let name: String
     var origin: MatrixHarness.Origin = .local
@@ -19,9 +20,9 @@ struct MatrixCase: Sendable, CustomTestStringConvertible {
 
 typealias Row = MatrixRow
 
-/// Every row of the event matrix (§3.2) and every pre-flight failure (§3.3), triggered against an in-process
-/// LocalOrigin or, where LocalOrigin cannot produce the event (a refused request, a network loss, a hung
-/// handshake), against the in-memory transport; each checked on all four channels at once.
+/// Every row of the event matrix (docs/API-3.4.md §3.2) and every pre-flight failure (docs/API-3.4.md §3.3), triggered
+/// against an in-process LocalOrigin or, where LocalOrigin cannot produce the event (a refused request, a network loss,
+/// a hung handshake), against the in-memory transport; each checked on all four channels at once.
 @Suite struct EventMatrixTests {
     @Test(arguments: Self.connectionCases + Self.channelCases + Self.requestCases + Self.preflightCases)
     func everyListedChannelGetsTheEventOnceInOrderWithTheSamePayload(_ matrixCase: MatrixCase) async throws {
@@ -72,9 +73,10 @@ typealias Row = MatrixRow
             ]
         ),
         MatrixCase(
-            name: "disconnected while a connect is pending (D1: errorBlock(nil))",
+            name: "disconnected while a connect is retrying (errorBlock(nil))",
             origin: .fake,
             setup: { harness in
+                // The first attempt fails, so the connect is in its retries: a disconnect does not wait for them.
                 harness.hold("/time/")
                 let start = harness.mark
                 harness.client.connectWithSuccessBlock(
@@ -82,7 +84,9 @@ typealias Row = MatrixRow
                     errorBlock: harness.recorder.connectFailure
                 )
                 try await harness.waitFor(.notification, kPNClientWillConnectToOriginNotification.rawValue, from: start)
-                try await harness.transport?.waitForRequest(containing: "/time/")
+                let transport = try #require(harness.transport)
+                try await transport.answerWhenHeld(containing: "/time/", status: 503, body: "unavailable")
+                try await transport.waitForRequest(containing: "/time/", count: 2)
             },
             trigger: { $0.client.disconnect() },
             rows: [

@@ -5,7 +5,7 @@ import Testing
 @testable import PubNubLegacy
 
 /// The facade against an in-process LocalOrigin: success and failure paths through the delegate and the blocks,
-/// the BEHAVIOR §9 scenarios that need no injected network fault, and two clients talking to each other.
+/// the docs/BEHAVIOR.md §9 scenarios that need no injected network fault, and two clients talking to each other.
 @Suite struct LocalOriginClientTests {
     static func unique(_ name: String) -> String { "\(name)-\(UUID().uuidString.prefix(8))" }
 

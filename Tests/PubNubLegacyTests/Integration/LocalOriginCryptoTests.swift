@@ -4,7 +4,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// Undecryptable payloads and cipher key changes end to end through an in-process LocalOrigin (BEHAVIOR §3.10,
+/// Undecryptable payloads and cipher key changes end to end through an in-process LocalOrigin (docs/BEHAVIOR.md §3.10,
 /// S-45, S-59, issue 5).
 @Suite struct LocalOriginCryptoTests {
     typealias Client = LocalOriginClientTests

@@ -1,12 +1,13 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
 
 /// The only suite that touches `PubNub.sharedInstance()`: the static API as ported 3.4 code calls it, every one of
 /// the 69 static methods (which forward to the instance methods), and the README example.
-@Suite(.serialized) struct SharedClientTests {
+@Suite(.serialized, .sharedProcessState) struct SharedClientTests {
     @Test func everyStaticMethodReachesTheSharedClient() async throws {
         let origin = try LocalOrigin.start()
         defer { origin.stop() }

@@ -6,7 +6,7 @@ import Testing
 
 /// Encrypted messages between this client and the official PubNub Python SDK (`Tests/Interop/peer.py`, pinned in
 /// Tests/Interop/requirements.txt) through an in-process LocalOrigin, in both directions and in every scheme the
-/// two have in common (issue 5, spec/CRYPTO.md §1, §3, §4). The peer runs from the package's `.venv-interop`; without
+/// two have in common (issue 5, docs/CRYPTO.md §1, §3, §4). The peer runs from the package's `.venv-interop`; without
 /// it these tests fail and say to run Scripts/test.sh.
 @Suite(.serialized) struct PythonPeerCryptoTests {
     static let cipherKey = "enigma"

@@ -1,10 +1,13 @@
 import Foundation
+import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
 
-/// The only suite that changes the logger's process-wide switches and sink; each test puts them back.
-@Suite(.serialized) struct PNLoggerTests {
+/// The suite of this target that changes the logger's process-wide switches and sink; each test puts them back. It
+/// holds the process-wide lock while it runs, as the ported apps (which log through `PNLog`) do.
+@Suite(.serialized, .sharedProcessState) struct PNLoggerTests {
     /// Collects lines that carry `marker`, so lines other suites log meanwhile do not disturb the assertions.
     final class Recorder: Sendable {
         let marker = "marker-\(UUID().uuidString)"
@@ -121,6 +124,24 @@ import Testing
         #expect(lines.last == "\(recorder.marker) plain")
     }
 
+    @Test func portedCallsFormatTheirArgumentsAsThreeFourDid() {
+        // The spelling 3.x apps use (issue 13, item 1): unqualified level, `self`, a format and its arguments.
+        defer { Self.restoreDefaults() }
+        let recorder = Recorder()
+        PNLogger.setSink(recorder.sink)
+        PNLOG_GENERAL_LOGGING_ENABLED = true
+        let sender = PNChannel(name: "app")
+        let origin: String? = "127.0.0.1:8090"
+        PNLog(PNLogGeneralLevel, sender, "\(recorder.marker) Did connect to %@ (%d)", origin, 3)
+        PNLog(PNLogGeneralLevel, nil, "\(recorder.marker) %@ / %@", [sender], nil)
+        PNLog(PNLogConnectionLayerInfoLevel, sender, "\(recorder.marker) off category")
+        let lines = recorder.lines.current
+        #expect(lines.map(\.0) == [PNLogGeneralLevel, PNLogGeneralLevel])
+        let address = String(UInt(bitPattern: ObjectIdentifier(sender)), radix: 16)
+        #expect(lines.first?.1 == "PNChannel (0x\(address)) \(recorder.marker) Did connect to 127.0.0.1:8090 (3)")
+        #expect(lines.last?.1 == "\(recorder.marker) (\n    \"\(sender.description)\"\n) / (null)")
+    }
+
     @Test func messagesAreNotBuiltForDisabledCategories() {
         defer { Self.restoreDefaults() }
         let built = Locked(0)
@@ -134,6 +155,51 @@ import Testing
         PNLOG_GENERAL_LOGGING_ENABLED = true
         PNLog(.PNLogGeneralLevel, nil, message())
         #expect(built.current == 1)
+    }
+
+    @Test func aClientWithKeysNeverLogsThemNorItsSignatures() async throws {
+        defer { Self.restoreDefaults() }
+        let lines = Locked<[String]>([])
+        PNLogger.setSink { _, line in lines.withLock { $0.append(line) } }
+        PNLogger.enableAll()
+        let secret = "sec-c-\(UUID().uuidString)"
+        let cipher = "cipher-\(UUID().uuidString)"
+        let auth = "auth-\(UUID().uuidString)"
+        var settings = LocalOrigin.Configuration()
+        settings.secretKey = secret
+        settings.publishKeys = ["pub-c-test"]
+        let origin = try LocalOrigin.start(settings)
+        defer { origin.stop() }
+        let configuration = PNConfiguration(
+            origin: origin.address,
+            publishKey: "pub-c-test",
+            subscribeKey: "sub-c-test",
+            secretKey: secret,
+            cipherKey: cipher,
+            authorizationKey: auth
+        )
+        configuration.useSecureConnection = false
+        configuration.deliveryQueue = DispatchQueue(label: "logger-delivery")
+        let recorder = EventRecorder()
+        let client = PubNub(configuration: configuration, delegate: recorder, eventSinks: [recorder])
+        client.connect()
+        let channel = PNChannel.channelWithName("logged-\(UUID().uuidString.prefix(8))")
+        client.subscribeOnChannel(channel)
+        try await recorder.next(.delegate, "didSubscribe")
+        client.sendMessage("secret text", toChannel: channel)
+        try await recorder.next(.delegate, "didReceiveMessage")
+        client.disconnect()
+        try await recorder.next(.delegate, "didDisconnect")
+
+        let logged = lines.current
+        #expect(logged.contains { $0.contains("subscribe loop:") })  // the client did log while it ran
+        let signatures = origin.requestLog.compactMap { entry in
+            entry.target.split(separator: "&").first { $0.hasPrefix("signature=") }.map(String.init)
+        }
+        #expect(!signatures.isEmpty)
+        for line in logged {
+            for secretText in [secret, cipher, auth] + signatures { #expect(!line.contains(secretText), "\(line)") }
+        }
     }
     #else
     @Test func switchesStayOffWhenLoggingIsCompiledOut() {

@@ -1,8 +1,9 @@
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
 
-@Suite struct PNConfigurationAliasesTests {
+@Suite(.serialized, .sharedProcessState) struct PNConfigurationAliasesTests {
     static func configuration() -> PNConfiguration {
         PNConfiguration.configurationForOrigin("o.example", publishKey: "p", subscribeKey: "s", secretKey: nil)
     }

@@ -1,9 +1,10 @@
 import Dispatch
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
 
-@Suite struct PNConfigurationSettingsTests {
+@Suite(.serialized, .sharedProcessState) struct PNConfigurationSettingsTests {
     @Test func fourXAndLayerSettingsAreStored() {
         let configuration = PNConfiguration.defaultConfiguration()
         let queue = DispatchQueue(label: "delivery")

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
 
-@Suite struct PNConfigurationTests {
+@Suite(.serialized, .sharedProcessState) struct PNConfigurationTests {
     static func keys(_ origin: String? = "example.pubnub.com") -> PNConfiguration {
         PNConfiguration.configurationForOrigin(origin, publishKey: "pub", subscribeKey: "sub", secretKey: nil)
     }
@@ -157,6 +158,41 @@ import Testing
                 == "\nConfiguration for: o.example (secured: YES)\nPublish key (Required): -missing-"
                 + "\nSubscription key (Required): sub\nSecret key (Required): -missing-\nCipher key: -no encription key-"
         )
+    }
+
+    @Test func descriptionAndDumpShowThatKeysAreSetButNeverTheKeys() {
+        let secret = "sec-c-MzQ5YjJhZDgtNmZiNS00ZmQx"
+        let cipher = "my cipher key 42"
+        let auth = "auth-token-9f8e7d"
+        let configuration = PNConfiguration(
+            origin: "o.example",
+            publishKey: "pub",
+            subscribeKey: "sub",
+            secretKey: secret,
+            cipherKey: cipher,
+            authorizationKey: auth
+        )
+        #expect(
+            configuration.description
+                == "\nConfiguration for: o.example (secured: YES)\nPublish key (Required): pub"
+                + "\nSubscription key (Required): sub\nSecret key (Required): set (…ZmQx)\nCipher key: set (…y 42)"
+        )
+        var dumped = ""
+        dump(configuration, to: &dumped)
+        for text in [configuration.description, String(reflecting: configuration), "\(configuration)", dumped] {
+            for key in [secret, cipher, auth] { #expect(!text.contains(key)) }
+        }
+        #expect(dumped.contains("set (…ZmQx)"))
+        // Short keys show no character at all; the 3.4 "no secret" value `0` is not a secret.
+        let short = PNConfiguration(
+            origin: "o.example",
+            publishKey: "pub",
+            subscribeKey: "sub",
+            secretKey: "K",
+            cipherKey: "abcdefghij"
+        )
+        #expect(short.description.hasSuffix("Secret key (Required): set\nCipher key: set (…ij)"))
+        #expect(Self.keys().description.contains("Secret key (Required): 0\n"))
     }
 
     @Test func usableFromManyThreadsAtOnce() {

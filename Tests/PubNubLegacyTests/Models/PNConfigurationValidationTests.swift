@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
 
-@Suite struct PNConfigurationValidationTests {
+@Suite(.serialized, .sharedProcessState) struct PNConfigurationValidationTests {
     static func configuration(
         origin: String? = "o.example",
         publishKey: String? = "p",

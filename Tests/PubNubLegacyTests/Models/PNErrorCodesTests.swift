@@ -2,7 +2,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// The 3.4 error codes, transcribed from spec/API-3.4.md §2.5: constant, number, exact description and domain.
+/// The 3.4 error codes, transcribed from docs/API-3.4.md §2.5: constant, number, exact description and domain.
 @Suite struct PNErrorCodesTests {
     static let defaultDomain = "com.pubnub.pubnub"
     static let serviceDomain = "com.pubnub.remote-service"

@@ -3,7 +3,7 @@ import Testing
 @testable import PubNubLegacy
 
 /// `localizedFailureReason` and `localizedRecoverySuggestion` per code, transcribed from 3.4.2's `PNError.m`
-/// (spec/API-3.4.md §2.5 points there for the exact text), and 3.4's explicit timeout messages (§2.14).
+/// (docs/API-3.4.md §2.5 points there for the exact text), and 3.4's explicit timeout messages (docs/API-3.4.md §2.14).
 @Suite struct PNErrorTextsTests {
     static let noSolution = "There is no known solutions."
 

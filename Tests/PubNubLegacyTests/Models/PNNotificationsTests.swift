@@ -3,7 +3,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// The 34 notification names of spec/API-3.4.md §2.4: 3.4 constant, static member, raw value.
+/// The 34 notification names of docs/API-3.4.md §2.4: 3.4 constant, static member, raw value.
 @Suite struct PNNotificationsTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let constant: Notification.Name

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// Raw values of spec/API-3.4.md §2.6.1, and the block types' shapes of §2.6.2.
+/// Raw values of docs/API-3.4.md §2.6.1, and the block types' shapes of docs/API-3.4.md §2.6.2.
 @Suite struct PNStructuresTests {
     @Test func enumsHaveTheThreeFourRawValues() {
         #expect(PNMessageState.allCases.map(\.rawValue) == [0, 1, 2])

@@ -5,13 +5,13 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// The remaining fault scenarios of BEHAVIOR §9: connecting without a network (S-08, S-09, S-10), a closed service
-/// connection (S-30), the idle timer (S-31) and write-failure retries (S-69).
+/// The remaining fault scenarios of docs/BEHAVIOR.md §9: connecting without a network (S-08, S-09, S-10), a closed
+/// service connection (S-30), the idle timer (S-31) and write-failure retries (S-69).
 ///
 /// Where 3.4's socket design does not carry over to HTTP, the test checks the layer's rule that replaces it:
-/// - S-09: reachability is emulated (DESIGN A5). A fresh configuration counts as reachable, and the connect attempt
-///   — a Time request — is itself the first reachability check, so `willConnectToOrigin:` comes at once and nothing
-///   else until that request is answered; then `didConnectToOrigin:` (the S-03 order).
+/// - S-09: reachability is emulated (docs/DESIGN.md A5). A fresh configuration counts as reachable, and the connect
+///   attempt — a Time request — is itself the first reachability check, so `willConnectToOrigin:` comes at once and
+///   nothing else until that request is answered; then `didConnectToOrigin:` (the S-03 order).
 /// - S-10: a black-holed SYN is emulated by the origin accepting the connect attempt's request and never answering
 ///   it. The 10 s attempt timeout stays the default; the test shortens it through the engine's knob.
 /// - S-30: there are no sockets to watch over HTTP; a keep-alive connection the origin closed is replaced by the HTTP

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// Faults on non-subscribe requests (BEHAVIOR §4.3–4.5, S-63, S-67, S-68) and calls made while the origin is
+/// Faults on non-subscribe requests (docs/BEHAVIOR.md §4.3–4.5, S-63, S-67, S-68) and calls made while the origin is
 /// unreachable (S-19, S-52, S-53).
 extension NetworkFaultTests {
     static let sendingError = PNMessageState.PNMessageSendingError.rawValue
@@ -69,7 +69,7 @@ extension NetworkFaultTests {
     }
 
     @Test func malformedTimeAnswersAreRetriedUpToThreeAttempts() async throws {
-        // §4.3: an idempotent request is re-sent; two bad answers are invisible, three fail with 127.
+        // docs/BEHAVIOR.md §4.3: an idempotent request is re-sent; two bad answers are invisible, three fail with 127.
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
         let recorder = EventRecorder()
@@ -92,7 +92,8 @@ extension NetworkFaultTests {
     }
 
     @Test func errorAnswersMapToTheirCodesAndCategories() async throws {
-        // §4.4: 403 → 113 with the channel (S-68), 5xx → its payload text, HTML → malformed, non-UTF-8 → 126.
+        // docs/BEHAVIOR.md §4.4: 403 → 113 with the channel (S-68), 5xx → its payload text, HTML → malformed, non-UTF-8
+        // → 126.
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
         let recorder = EventRecorder()
@@ -220,7 +221,7 @@ extension NetworkFaultTests {
 extension NetworkFaultTests {
     @Test func outstandingRequestsTimeOutIndependently() async throws {
         // S-71. This layer has no pipelining mode: each outstanding request has its own connection and its own
-        // timer from its own start (BEHAVIOR §4.2), which is the rule S-71 checks. A history answered late (but
+        // timer from its own start (docs/BEHAVIOR.md §4.2), which is the rule S-71 checks. A history answered late (but
         // within the timeout) and a time request never answered are outstanding together: only the second times
         // out, once, no earlier than its own timeout, and the first is never reported as timed out.
         let origin = try LocalOrigin.start()

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// Faults on the subscribe loop (BEHAVIOR §3.8, S-28, S-29, S-39…S-43).
+/// Faults on the subscribe loop (docs/BEHAVIOR.md §3.8, S-28, S-29, S-39…S-43).
 extension NetworkFaultTests {
     /// A connected client subscribed to a fresh channel, and a sender on the same origin that never probes.
     struct Subscribed {
@@ -148,7 +148,7 @@ extension NetworkFaultTests {
         let b = PNChannel.channelWithName(Client.unique("b"))
         setup.client.subscribeOnChannel(b)
         let added = try await recorder.next(.delegate, "didSubscribe", within: 10)
-        #expect(added.channels == [b])
+        #expect(added.channels == [setup.channel, b])  // 3.4.2: the whole subscribed set
         try await Self.deliver("resumed", setup, recorder)
         let next = try #require(Self.subscribes(origin).dropFirst(before).first)
         #expect(
@@ -220,7 +220,7 @@ extension NetworkFaultTests {
     }
 
     @Test func nonUTF8LongPollAnswersAreMalformedAndNeverTouchTheToken() async throws {
-        // §3.8: not UTF-8 → 126 after three attempts, tokens kept, then recovery.
+        // docs/BEHAVIOR.md §3.8: not UTF-8 → 126 after three attempts, tokens kept, then recovery.
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
         let recorder = EventRecorder()

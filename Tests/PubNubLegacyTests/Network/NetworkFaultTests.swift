@@ -4,9 +4,9 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// BEHAVIOR §9 scenarios that need an injected network fault, against an in-process LocalOrigin over real sockets.
-/// Probes run every 0.3 s instead of 10 s; a client that must stay down while others work is kept down by a Time
-/// fault (its probes go unanswered) rather than by timing.
+/// docs/BEHAVIOR.md §9 scenarios that need an injected network fault, against an in-process LocalOrigin over real
+/// sockets. Probes run every 0.3 s instead of 10 s; a client that must stay down while others work is kept down by a
+/// Time fault (its probes go unanswered) rather than by timing.
 @Suite struct NetworkFaultTests {
     typealias Client = LocalOriginClientTests
 

@@ -9,8 +9,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The TLS fallback ladder (BEHAVIOR §2.8, DESIGN A12; S-11, S-12, S-13) over real sockets. A client with
-/// `useSecureConnection` speaks TLS to a LocalOrigin, which only speaks plain HTTP: the handshake fails ("wrong
+/// The TLS fallback ladder (docs/BEHAVIOR.md §2.8, docs/DESIGN.md A12; S-11, S-12, S-13) over real sockets. A client
+/// with `useSecureConnection` speaks TLS to a LocalOrigin, which only speaks plain HTTP: the handshake fails ("wrong
 /// version number" from libcurl). The LocalOrigin answers the ClientHello bytes as a framing error (400, then
 /// close) without handing anything to the origin, so its request log and request counter stay empty until a plain
 /// request arrives. S-11 puts a TLS proxy with a self-signed certificate in front of the origin.

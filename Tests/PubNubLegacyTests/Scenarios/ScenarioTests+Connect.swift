@@ -4,7 +4,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-// BEHAVIOR §9 "Connect and configuration": S-01 … S-07, S-14, S-15 (S-08 … S-13 need network or TLS faults and
+// docs/BEHAVIOR.md §9 "Connect and configuration": S-01 … S-07, S-14, S-15 (S-08 … S-13 need network or TLS faults and
 // are tested with them).
 
 extension ScenarioTests {
@@ -84,7 +84,7 @@ extension ScenarioTests {
         ledger.verify()
     }
 
-    @Test("S-04: connect while connected fails with 101 through the block only; the running long-poll is untouched")
+    @Test("S-04: connect while connected fails with 101, reported as 3.4.2 did; the running long-poll is untouched")
     func s04ConnectWhileConnected() async throws {
         let harness = try MatrixHarness(.local)
         defer { harness.stop() }
@@ -95,10 +95,9 @@ extension ScenarioTests {
         let sentBefore = harness.traffic.count
         let (success, failure) = ledger.connect("again")
         harness.client.connectWithSuccessBlock(success, errorBlock: failure)
-        try await harness.check(
-            [Self.blockOnly("connect.error", code: kPNClientTriedConnectWhileConnectedError)],
-            from: start
-        )
+        // Layer rule (issue 13): 3.4.2 told the delegate, the notification observers and thus the connection
+        // observers (`connectionDidFailWithError:` 101), then the block.
+        try await harness.check([Self.alreadyConnected], from: start)
         #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         #expect(harness.traffic.requests[poll].failure == nil)
         // The same long-poll request, not a replacement, carries the next message.
@@ -109,10 +108,11 @@ extension ScenarioTests {
         ledger.verify()
     }
 
-    @Test("S-05: connect while connecting fails with 101; the first connect completes and a publish waits for it")
+    @Test("S-05: connect while connecting fails with 101 once the first connect completed and a publish ran")
     func s05ConnectWhileConnecting() async throws {
         // Engine timing: the fake transport holds the connect attempt until the test answers it. The second connect
-        // was called after the publish, so (calls start in call order, BEHAVIOR §1.2) its 101 follows the publish.
+        // was called after the publish, so (calls start in call order, docs/BEHAVIOR.md §1.2) its 101 follows the
+        // publish.
         let harness = try MatrixHarness(.fake)
         defer { harness.stop() }
         let ledger = BlockLedger(harness.recorder)
@@ -126,8 +126,7 @@ extension ScenarioTests {
         Self.answerHeldConnect(harness, transport)
         try await harness.check(
             [
-                Self.willConnect, Self.connected(), Self.willSend, Self.sent,
-                Self.blockOnly("connect.error", code: kPNClientTriedConnectWhileConnectedError),
+                Self.willConnect, Self.connected(), Self.willSend, Self.sent, Self.alreadyConnected,
             ],
             from: start
         )
@@ -159,7 +158,8 @@ extension ScenarioTests {
         let longPoll = try #require(targets.firstIndex { $0.hasPrefix("/v2/subscribe/") && !$0.contains("tt=0") })
         let publish = try #require(targets.firstIndex { $0.hasPrefix("/publish/") })
         let time = try #require(targets.lastIndex { $0.hasPrefix("/time/") })
-        // didSubscribe is emitted when the long-poll after the handshake is issued (§3.2), so the publish follows it.
+        // didSubscribe is emitted when the long-poll after the handshake is issued (docs/BEHAVIOR.md §3.2), so the
+        // publish follows it.
         #expect(handshake < longPoll)
         #expect(longPoll < publish)
         #expect(publish < time)
@@ -189,7 +189,7 @@ extension ScenarioTests {
     @Test("S-07: with the network down and a failed probe the same publish fails with 104")
     func s07CallsWhileOfflineFailWith104() async throws {
         // The "black-holed switch" is the fake transport's network switch; the probe is the emulated reachability
-        // check of BEHAVIOR §2.2, run at once instead of waiting for its 10 s interval.
+        // check of docs/BEHAVIOR.md §2.2, run at once instead of waiting for its 10 s interval.
         let harness = try MatrixHarness(.fake)
         defer { harness.stop() }
         let transport = try #require(harness.transport)

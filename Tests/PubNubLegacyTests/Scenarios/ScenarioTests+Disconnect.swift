@@ -4,7 +4,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-// BEHAVIOR §9 "Disconnect": S-16 … S-18 (S-19 needs a network loss and is tested with the network faults).
+// docs/BEHAVIOR.md §9 "Disconnect": S-16 … S-18 (S-19 needs a network loss and is tested with the network faults).
 
 extension ScenarioTests {
     @Test("S-16: user disconnect sends no leave, closes the long-poll, emits did-disconnect once and forgets channels")
@@ -40,10 +40,11 @@ extension ScenarioTests {
         ledger.verify()
     }
 
-    @Test("S-17: disconnect fails the request in flight and the deferred publish with 105, each block once")
-    func s17DisconnectFailsPendingWork() async throws {
-        // Engine timing: the fake transport holds the history request so it is in flight at the disconnect. While
-        // Disconnecting and after it the gate is closed (BEHAVIOR §1.3), so both failures reach the blocks only.
+    @Test("S-17: disconnect waits for the calls made before it; calls made after it fail with 105, each block once")
+    func s17DisconnectWaitsForPendingWork() async throws {
+        // Layer rule (issue 13, as 3.4.2 did: `+disconnect` took the operation lock like every call): the history
+        // request in flight and the publish deferred behind it complete first, then the disconnect runs; a call made
+        // after the disconnect runs after it and fails its pre-flight with 105, gate closed (block only).
         let harness = try MatrixHarness(.fake)
         defer { harness.stop() }
         let transport = try #require(harness.transport)
@@ -55,15 +56,27 @@ extension ScenarioTests {
         try await transport.waitForRequest(containing: "/v2/history/")
         _ = harness.client.sendMessage("x", toChannel: harness.channel, withCompletionBlock: ledger.send("publish"))
         harness.client.disconnect()
+        harness.client.requestServerTimeTokenWithCompletionBlock(ledger.time("time"))
+        // Nothing behind the held history has run yet: calls run one at a time, in call order.
+        #expect(!transport.targets.contains { $0.hasPrefix("/publish/") })
+        try await transport.answerWhenHeld(containing: "/v2/history/", body: "[[],0,0]")
         try await harness.check(
             [
-                Self.blockOnly("history", code: kPNRequestExecutionFailedClientNotReadyError),
+                Row(
+                    event: "history",
+                    delegate: "didReceiveMessageHistory",
+                    observer: "history",
+                    notification: kPNClientDidReceiveMessagesHistoryNotification,
+                    block: "history"
+                ),
+                Self.willSend,
+                Self.sent,
                 Self.disconnected,
-                Self.blockOnly("send:2", code: kPNRequestExecutionFailedClientNotReadyError),
+                Self.blockOnly("time", code: kPNRequestExecutionFailedClientNotReadyError),
             ],
             from: start
         )
-        #expect(!transport.targets.contains { $0.hasPrefix("/publish/") })
+        #expect(transport.targets.filter { $0.hasPrefix("/publish/") }.count == 1)
         ledger.verify()
     }
 

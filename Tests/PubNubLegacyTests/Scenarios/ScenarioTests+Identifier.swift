@@ -4,7 +4,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-// BEHAVIOR §9 "UUID and configuration resets": S-56 on all four channels, S-57, S-58 (S-56 end to end with a
+// docs/BEHAVIOR.md §9 "UUID and configuration resets": S-56 on all four channels, S-57, S-58 (S-56 end to end with a
 // peer-free here-now, S-59 and S-60 are also in LocalOriginScenarioTests).
 
 extension ScenarioTests {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-// BEHAVIOR §9 "Presence": S-48, S-49 (S-47 is in LocalOriginScenarioTests).
+// docs/BEHAVIOR.md §9 "Presence": S-48, S-49 (S-47 is in LocalOriginScenarioTests).
 
 extension ScenarioTests {
     static let presenceEnabled = Row(

@@ -4,9 +4,9 @@ import Testing
 
 @testable import PubNubLegacy
 
-// BEHAVIOR §9 "Non-subscribe requests": S-62, S-64, S-70 (S-61 and S-66 are in LocalOriginScenarioTests, S-65 in
-// ClientEngineCryptoTests; S-63, S-67, S-68, S-69 and S-71 need withheld or broken answers and are tested with them),
-// plus every facade call completing each block exactly once.
+// docs/BEHAVIOR.md §9 "Non-subscribe requests": S-62, S-64, S-70 (S-61 and S-66 are in LocalOriginScenarioTests, S-65
+// in ClientEngineCryptoTests; S-63, S-67, S-68, S-69 and S-71 need withheld or broken answers and are tested with
+// them), plus every facade call completing each block exactly once.
 
 extension ScenarioTests {
     @Test(
@@ -64,7 +64,7 @@ extension ScenarioTests {
         let start = harness.mark
         let sentBefore = harness.traffic.count
         _ = harness.client.sendMessage("   ", toChannel: harness.channel, withCompletionBlock: ledger.send("publish"))
-        // Connected, so the gate is open: the delegate hears it too (API §3.3).
+        // Connected, so the gate is open: the delegate hears it too (docs/API-3.4.md §3.3).
         try await harness.check([EventMatrixTests.sendFailed(code: kPNMessageHasNoContentError)], from: start)
         #expect(harness.traffic.callsSince(sentBefore).isEmpty)
         #expect(harness.origin?.requestLog.contains { $0.target.hasPrefix("/publish/") } == false)

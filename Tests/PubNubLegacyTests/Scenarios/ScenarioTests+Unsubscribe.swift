@@ -4,7 +4,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-// BEHAVIOR §9 "Unsubscribe": S-54, S-55 (S-50 and S-51 are in LocalOriginScenarioTests; S-52 and S-53 need a
+// docs/BEHAVIOR.md §9 "Unsubscribe": S-54, S-55 (S-50 and S-51 are in LocalOriginScenarioTests; S-52 and S-53 need a
 // network loss and are tested with the network faults).
 
 extension ScenarioTests {

@@ -5,13 +5,13 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// The conformance scenarios of spec/BEHAVIOR.md §9 that need no injected network fault, one test per scenario id
+/// The conformance scenarios of docs/BEHAVIOR.md §9 that need no injected network fault, one test per scenario id
 /// (named after it), grouped by section in `ScenarioTests+Section.swift`. Each drives a client on an in-process
 /// LocalOrigin (the in-memory transport where the scenario is about engine timing or an answer LocalOrigin does
 /// not give) and checks the exact event sequence on all four channels — delegate, observers, notifications,
 /// completion blocks — with `MatrixHarness.check`, which also fails on any extra or repeated entry, and that every
-/// block completed exactly once with `BlockLedger`. Where a Layer rule (BEHAVIOR §8, DESIGN §5) replaces the 3.4
-/// behaviour a scenario describes, the test checks the Layer rule and says so.
+/// block completed exactly once with `BlockLedger`. Where a Layer rule (docs/BEHAVIOR.md §8, docs/DESIGN.md §5)
+/// replaces the 3.4 behaviour a scenario describes, the test checks the Layer rule and says so.
 @Suite struct ScenarioTests {
     static func unique(_ name: String) -> String { "\(name)-\(UUID().uuidString.prefix(8))" }
 
@@ -29,6 +29,16 @@ import Testing
             block: block ? "connect" : nil
         )
     }
+
+    /// `connect` while connected: 101 on every channel, as 3.4.2 reported it (issue 13).
+    static let alreadyConnected = Row(
+        event: "connect while connected",
+        delegate: "connectionDidFail",
+        observer: "connection:error",
+        notification: kPNClientConnectionDidFailWithErrorNotification,
+        block: "connect.error",
+        code: kPNClientTriedConnectWhileConnectedError
+    )
 
     static let disconnected = Row(
         event: "disconnected",
@@ -80,7 +90,7 @@ import Testing
         block: "time"
     )
 
-    /// A failure reported through the completion block only (pre-flight with the gate closed, API §3.3).
+    /// A failure reported through the completion block only (pre-flight with the gate closed, docs/API-3.4.md §3.3).
     static func blockOnly(_ block: String, code: Int) -> Row {
         Row(event: "\(block) (block only)", block: block, code: code)
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// Hands out completion blocks that each count their own calls (and forward to a `FourChannelRecorder`), so a test
 /// fails when one block fires twice, or never: `verify()` expects every block handed out to have completed exactly
-/// once. A publish block may report Sending once before its one terminal state (BEHAVIOR §4.5).
+/// once. A publish block may report Sending once before its one terminal state (docs/BEHAVIOR.md §4.5).
 final class BlockLedger: @unchecked Sendable {
     // @unchecked: the mutable state is `calls`, a `Locked` box; `recorder` is a let.
 

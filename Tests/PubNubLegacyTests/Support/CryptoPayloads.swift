@@ -4,7 +4,7 @@ import Foundation
 
 /// The payloads the end-to-end crypto tests send, and how they compare what arrives.
 enum CryptoPayloads {
-    /// The origin's and the client's publish limit: escaped channel plus message bytes (PROTOCOL.md §2.2).
+    /// The origin's and the client's publish limit: escaped channel plus message bytes (docs/PROTOCOL.md §2.2).
     static let publishLimit = 32 * 1024
 
     /// Bytes added in front of the ciphertext before base64: none for the 3.4 standard, the IV for random-IV, the

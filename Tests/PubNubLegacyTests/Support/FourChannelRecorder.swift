@@ -72,7 +72,7 @@ final class FourChannelRecorder: PNDelegate, @unchecked Sendable {
         }
     }
 
-    /// All 34 names of spec/API-3.4.md §2.4.
+    /// All 34 names of docs/API-3.4.md §2.4.
     static let notificationNames: [Notification.Name] = [
         kPNClientErrorNotification, kPNClientDidConnectToOriginNotification, kPNClientWillConnectToOriginNotification,
         kPNClientDidDisconnectFromOriginNotification, kPNClientConnectionDidFailWithErrorNotification,

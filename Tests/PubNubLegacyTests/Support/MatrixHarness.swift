@@ -5,7 +5,7 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// One row of the event matrix (spec/API-3.4.md §3.2 / §3.3) as the four channels must see it: the label each
+/// One row of the event matrix (docs/API-3.4.md §3.2 / §3.3) as the four channels must see it: the label each
 /// listed channel records, nil for a channel that must receive nothing.
 struct MatrixRow: Sendable, CustomStringConvertible {
     let event: String
@@ -102,8 +102,8 @@ final class MatrixHarness: @unchecked Sendable {
                     return .respond(answer.status, answer.body)
                 }
                 // Counted: only the next matching requests are garbled (as many as an idempotent request is
-                // attempted, BEHAVIOR §4.3), so a later reachability probe (`/time/0` every 10 s) in a slow run still
-                // succeeds instead of adding a connection failure to the row.
+                // attempted, docs/BEHAVIOR.md §4.3), so a later reachability probe (`/time/0` every 10 s) in a slow run
+                // still succeeds instead of adding a connection failure to the row.
                 let garble = garbled.withLock { counts -> Bool in
                     guard let hit = counts.keys.first(where: { path.hasPrefix($0) }) else { return false }
                     counts[hit] = counts[hit]! > 1 ? counts[hit]! - 1 : nil

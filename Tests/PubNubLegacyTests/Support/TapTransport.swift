@@ -95,7 +95,7 @@ final class TrafficLog: @unchecked Sendable {
     func since(_ start: Int) -> [Request] { Array(self.requests.dropFirst(start)) }
 
     /// Requests sent from index `start` on, without the reachability probe: a connected client sends `/time/0`
-    /// every 10 s on its own (BEHAVIOR §2.2), so on a loaded machine one can land in any window a test watches.
+    /// every 10 s on its own (docs/BEHAVIOR.md §2.2), so on a loaded machine one can land in any window a test watches.
     func callsSince(_ start: Int) -> [Request] { self.since(start).filter { !$0.target.hasPrefix("/time/0") } }
 
     /// Waits until `count` requests from `start` on satisfy `match`; returns them.

@@ -132,4 +132,58 @@ import Testing
         context.origin = ""
         #expect(Endpoint.time.request(in: context, timeout: 10) == nil)
     }
+
+    // MARK: - Signing
+
+    /// Expected signatures computed with the pinned Python SDK's own functions (pubnub 10.8.0 `utils.sign_sha256`
+    /// over `utils.prepare_pam_arguments`, the v2 string of `utils.sign_request`), secret `sec-c-MzQ5YjJhZDg`.
+    static let signed: [(Endpoint, String, String)] = [
+        (
+            .time, "a/b c~",
+            "/time/0?pnsdk=PubNubLegacy-Swift%2F3.4&uuid=u1&auth=a%2Fb%20c~&timestamp=1700000000"
+                + "&signature=v2.hBxw7lk7b6TNyFIRTXA10HI40qI9fDIJ7T6NA1hC_1o"
+        ),
+        (
+            .publish(channel: "ch", message: "{\"a\":[1,2]}", method: .post), "",
+            "/publish/pub-c/sub-c/0/ch/0?pnsdk=PubNubLegacy-Swift%2F3.4&uuid=u1&timestamp=1700000000"
+                + "&signature=v2.4xlwvRN0uXpPsb_zetdHryylEwJXt7Mb6ijvm1dfDRY"
+        ),
+        (
+            .subscribe(channels: ["a b", "c"], timetoken: 0, region: nil, heartbeat: 300), "",
+            "/v2/subscribe/sub-c/a%20b,c/0?tt=0&heartbeat=300&pnsdk=PubNubLegacy-Swift%2F3.4&uuid=u1"
+                + "&timestamp=1700000000&signature=v2.BHb2Iw0EqZ07Ke0lzSkaseDecQPTAS47IihWPj77zJ0"
+        ),
+    ]
+
+    @Test(arguments: signed)
+    func withASecretKeyEveryRequestCarriesTimestampAndTheSignatureCurrentSDKsCompute(
+        endpoint: Endpoint,
+        authKey: String,
+        pathAndQuery: String
+    ) {
+        var context = Self.context
+        context.authKey = authKey
+        context.secretKey = "sec-c-MzQ5YjJhZDg"
+        #expect(endpoint.target(in: context, timestamp: 1_700_000_000).pathAndQuery == pathAndQuery)
+    }
+
+    @Test func withoutASecretKeyOrWithThe34NoneValueNothingIsSigned() throws {
+        #expect(!Endpoint.time.target(in: Self.context).pathAndQuery.contains("signature"))
+        var settings = ClientSettings()
+        settings.origin = "127.0.0.1:8090"
+        #expect(settings.secretKey == "0")
+        #expect(settings.endpointContext(uuid: "u").secretKey.isEmpty)
+        let unsigned = try #require(Endpoint.time.request(in: settings.endpointContext(uuid: "u"), timeout: 5))
+        #expect(
+            !unsigned.url.absoluteString.contains("timestamp=") && !unsigned.url.absoluteString.contains("signature=")
+        )
+        settings.secretKey = "sec-c-1"
+        let signed = try #require(Endpoint.time.request(in: settings.endpointContext(uuid: "u"), timeout: 5))
+        let query = signed.url.query ?? ""
+        let timestamp = try #require(query.split(separator: "&").first { $0.hasPrefix("timestamp=") })
+        let seconds = try #require(Double(timestamp.dropFirst("timestamp=".count)))
+        #expect(abs(seconds - Date().timeIntervalSince1970) < 60)
+        #expect(query.contains("&signature=v2."))
+    }
+
 }
