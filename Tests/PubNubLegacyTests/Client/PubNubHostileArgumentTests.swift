@@ -406,7 +406,33 @@ import Testing
         ]
     }
 
-    static let rows = channelRows + messageRows + settingRows
+    /// A channel name with a lone surrogate, bridged from `NSString`. On Linux corelibs Foundation turns the
+    /// surrogate into U+FFFD when the `NSString` is made (see `loneSurrogate`), so the name is valid and is sent
+    /// percent-escaped. Apple platforms keep the surrogate in the `NSString`; what the name becomes there is not
+    /// tested here, so the row is Linux-only.
+    static var surrogateNameRows: [Row] {
+        #if canImport(Darwin)
+        []
+        #else
+        [
+            Row(
+                description: "subscribe: a name with a lone surrogate, bridged from NSString",
+                expectation: .succeeds(
+                    block: "subscribe:\(PNSubscriptionProcessState.PNSubscriptionProcessSubscribedState.rawValue)",
+                    sends: "/v2/subscribe/sub-c-test/l%EF%BF%BDs/",
+                    never: nil
+                )
+            ) { client, four, _ in
+                client.subscribeOnChannels(
+                    [PNChannel.channelWithName(utf16([0x6C, 0xDC00, 0x73]) as String)],
+                    withCompletionHandlingBlock: four.subscribeBlock
+                )
+            }
+        ]
+        #endif
+    }
+
+    static let rows = channelRows + messageRows + settingRows + surrogateNameRows
 
     // MARK: - The test
 
