@@ -69,6 +69,7 @@ extension ClientEngine {
                         success(value)
                         self.finish(operation)
                     case .failure(.malformedJSON) where idempotent && attempts < 3,
+                        .failure(.malformedField) where idempotent && attempts < 3,
                         .failure(.notUTF8) where idempotent && attempts < 3:
                         attempt()
                     case .failure(let responseFailure):

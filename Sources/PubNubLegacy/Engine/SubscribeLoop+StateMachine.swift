@@ -357,7 +357,8 @@ extension SubscribeLoop {
             case .transport(.timedOut):
                 // The 310 s idle timeout of a parked long-poll: re-issue silently (docs/BEHAVIOR.md §3.3).
                 return abandon + self.continuePolling()
-            case .transport(.responseTooLarge), .response(.malformedJSON), .response(.notUTF8):
+            case .transport(.responseTooLarge), .response(.malformedJSON), .response(.malformedField),
+                .response(.notUTF8):
                 self.malformedAttempts += 1
                 if self.malformedAttempts < Self.maximumMalformedAttempts {
                     return abandon + self.continuePolling()

@@ -8,7 +8,8 @@ import Foundation
 extension PNConfiguration {
     /// The client identifier (4.x `uuid`). nil (the default) leaves it to `PubNub.setClientIdentifier(_:)`, 3.4's
     /// way, and otherwise to a generated identifier. When set, a client given this configuration uses it as its
-    /// identifier, as if `setClientIdentifier(_:)` had been called with it.
+    /// identifier, as if `setClientIdentifier(_:)` had been called with it. An empty value or one longer than
+    /// `maximumUUIDLength` makes the configuration invalid (`validationError()`).
     public var uuid: String? {
         get { self.settings.withLock { $0.uuid } }
         set { self.settings.withLock { $0.uuid = newValue } }

@@ -49,7 +49,8 @@ public let kPNInvalidSubscribeOrPublishKeyError = 109
 public let kPNTooLongMessageError = 110
 
 /// A channel name contains a character the service reserves (service domain). This package also uses it for
-/// the names it refuses before sending anything: empty names and names containing `,` or `/`.
+/// the names it refuses before sending anything: empty names, names containing `,`, `/` or a control character, and
+/// names longer than `PNChannel.maximumNameLength`.
 public let kPNRestrictedCharacterInChannelNameError = 111
 
 /// The service requires an authorization key (HTTP 401, and any refusal other than 403).

@@ -99,8 +99,12 @@ extension ResponseParser {
                             timetoken = Self.scanTimetoken(&scanner)
                             return timetoken != nil
                         case "r":
-                            guard let text = scanner.readNumberText() else { return false }
-                            region = Int(text) ?? Double(text).flatMap { Int(exactly: $0.rounded(.towardZero)) }
+                            // A region is a small non-negative integer: a fraction, a sign, a string or a boolean
+                            // makes the cursor unreadable (docs/PROTOCOL.md §2.3), as a bad `t.t` does.
+                            guard let text = scanner.readNumberText(), let value = Int(text),
+                                (0...Int(Int32.max)).contains(value)
+                            else { return false }
+                            region = value
                             return true
                         default:
                             return scanner.skipValue() != nil
@@ -136,6 +140,12 @@ extension ResponseParser {
         let read =
             isObject
             && scanner.readObject { key, scanner in
+                // The optional fields must have their type when present (null counts as absent): a wrong one makes
+                // the envelope unreadable (reported with 127 like an undecodable payload), never a value of another
+                // type.
+                if key == "b" || key == "i" || key == "p", scanner.peek() == UInt8(ascii: "n") {
+                    return scanner.skipValue() != nil
+                }
                 switch key {
                 case "c":
                     channel = scanner.readString()
@@ -143,20 +153,27 @@ extension ResponseParser {
                     return channel != nil || scanner.skipValue() != nil
                 case "b":
                     envelope.subscription = scanner.readString().map { names.insert($0).memberAfterInsert }
+                    if envelope.subscription == nil { unreadable = true }
                     return envelope.subscription != nil || scanner.skipValue() != nil
                 case "i":
                     envelope.publisher = scanner.readString().map { names.insert($0).memberAfterInsert }
+                    if envelope.publisher == nil { unreadable = true }
                     return envelope.publisher != nil || scanner.skipValue() != nil
                 case "d":
                     envelope.payload = scanner.skipValue()
                     return envelope.payload != nil
                 case "p":
-                    guard scanner.peek() == UInt8(ascii: "{") else { return scanner.skipValue() != nil }
+                    guard scanner.peek() == UInt8(ascii: "{") else {
+                        unreadable = true
+                        return scanner.skipValue() != nil
+                    }
                     return scanner.readObject { key, scanner in
-                        if key == "t", let token = Self.scanTimetoken(&scanner) {
+                        guard key == "t" else { return scanner.skipValue() != nil }
+                        if let token = Self.scanTimetoken(&scanner) {
                             envelope.publishTimetoken = token
                             return true
                         }
+                        unreadable = true
                         return scanner.skipValue() != nil
                     }
                 default:

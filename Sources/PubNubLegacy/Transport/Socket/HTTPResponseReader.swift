@@ -181,11 +181,12 @@ struct HTTPResponseReader {
 
     /// Reads the status line and headers when the whole head has arrived; returns false when more bytes are needed.
     private mutating func readHead() throws(Failure) -> Bool {
+        // Bytes that are not HTTP are refused as such before any size check, however the stream was split.
+        if self.buffer.count - self.cursor >= 5, !self.buffer[self.cursor...].starts(with: Array("HTTP/".utf8)) {
+            throw .malformed("not an HTTP response")
+        }
         guard let headEnd = self.headEnd() else {
             if self.buffer.count - self.cursor > self.maximumHeaderBytes { throw .headerTooLarge }
-            if self.buffer.count - self.cursor >= 5, !self.buffer[self.cursor...].starts(with: Array("HTTP/".utf8)) {
-                throw .malformed("not an HTTP response")
-            }
             return false
         }
         guard headEnd - self.cursor <= self.maximumHeaderBytes else { throw .headerTooLarge }

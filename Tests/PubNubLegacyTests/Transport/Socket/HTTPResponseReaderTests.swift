@@ -122,6 +122,20 @@ import Testing
         )
     }
 
+    /// Found by the `client-http-response` fuzz target: a long non-HTTP answer was "too large" when it arrived in one
+    /// piece and "malformed" when it arrived in small ones.
+    @Test(arguments: [1, 5, 1_000])
+    func bytesThatAreNotHTTPAreMalformedWhateverTheSplit(step: Int) {
+        let small = Self.limited(headerBytes: 64, bodyBytes: 8)
+        for text in [
+            "<html>" + String(repeating: "x", count: 200), "SSH-2.0\r\n\r\n" + String(repeating: "y", count: 80),
+        ] {
+            #expect(throws: HTTPResponseReader.Failure.malformed("not an HTTP response"), "\(text.prefix(8))") {
+                try Self.read(text, step: step, reader: small)
+            }
+        }
+    }
+
     @Test func sizesAreBounded() {
         let small = Self.limited()
         let bigHead = "HTTP/1.1 200 OK\r\nX: \(String(repeating: "h", count: 200))"
