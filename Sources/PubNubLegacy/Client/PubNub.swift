@@ -42,12 +42,14 @@ public final class PubNub: @unchecked Sendable {
         delegate: (any PNDelegate)?,
         eventSinks: [any ClientEventSink],
         serviceLane: (any HTTPTransport)? = nil,
-        longPollLane: (any HTTPTransport)? = nil
+        longPollLane: (any HTTPTransport)? = nil,
+        pipelineLane: (any HTTPTransport)? = nil
     ) {
         self.engine = ClientEngine(
             deliveryQueue: configuration?.deliveryQueue ?? DispatchQueue.main,
             serviceLane: serviceLane ?? RoutingTransport(maximumConnections: 4, label: "service"),
-            longPollLane: longPollLane ?? RoutingTransport(maximumConnections: 2, label: "long-poll")
+            longPollLane: longPollLane ?? RoutingTransport(maximumConnections: 2, label: "long-poll"),
+            pipelineLane: pipelineLane ?? PipelinedTransport(label: "publish")
         )
         self.engine.dispatcher.attach(client: self)
         for sink in eventSinks {

@@ -37,6 +37,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
         var deliveryQueue = QueueIdentity(DispatchQueue.main)
         var anchorCertificatesFile: String?
         var pinnedPublicKeyHashes: [String] = []
+        var publishPipelineDepth = 1
     }
 
     /// A queue compared by identity, so `Settings` can synthesize its equality. The main queue is recognised by

@@ -45,7 +45,9 @@ struct HTTPResponseReader {
     /// Where unread bytes start in `buffer`.
     private var cursor = 0
     private var status = 0
-    private var keepAlive = true
+    /// Whether the last complete response left the connection open (HTTP/1.1 without `Connection: close`, or a
+    /// 1.0 keep-alive, and a framed body).
+    private(set) var keepAlive = true
     private var body: [UInt8] = []
 
     init(maximumHeaderBytes: Int = 65_536, maximumBodyBytes: Int = 16_777_216) {
@@ -131,9 +133,24 @@ struct HTTPResponseReader {
         let reusable = self.keepAlive && self.cursor == self.buffer.count
         let response = TransportResponse(status: self.status, body: Data(self.body))
         self.body = []
-        self.buffer = []
+        if self.cursor == self.buffer.count {
+            self.buffer.removeAll(keepingCapacity: true)
+        } else {
+            // Bytes of the next pipelined response (`next()`); a one-response exchange ignores them.
+            self.buffer.removeFirst(self.cursor)
+        }
         self.cursor = 0
         return .complete(response, reusable: reusable)
+    }
+
+    /// After a complete response: starts reading the next one of a pipelined connection from the bytes that followed
+    /// it (`consume` adds more). Only while `keepAlive`: a connection that ends after the response has no next one.
+    mutating func next() throws(Failure) -> Progress {
+        guard case .done = self.phase, self.keepAlive else { preconditionFailure("next() before a keep-alive response") }
+        self.phase = .head
+        self.status = 0
+        if self.buffer.isEmpty { return .needMore }
+        return try self.advance()
     }
 
     /// Drops consumed bytes once they are most of the buffer, so a long body is not copied over and over.
