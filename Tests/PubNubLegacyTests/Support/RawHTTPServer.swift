@@ -47,10 +47,14 @@ final class RawHTTPServer: @unchecked Sendable {
     private let state = Locked(State())
     private let threads = DispatchGroup()
     private let handler: @Sendable (Request) -> Reply
+    private let pipelinedBeforeAnswer: Int
 
     /// Starts listening; `handler` runs on the connection's thread and may block (to hold an answer).
-    init(handler: @escaping @Sendable (Request) -> Reply) throws {
+    /// `pipelinedBeforeAnswer`: the first connection's first answer waits until that many complete requests arrived
+    /// on it without any answer (a client that does not pipeline then gets none; the peer closing ends the wait).
+    init(pipelinedBeforeAnswer: Int = 1, handler: @escaping @Sendable (Request) -> Reply) throws {
         self.handler = handler
+        self.pipelinedBeforeAnswer = pipelinedBeforeAnswer
         let fd = socket(AF_INET, Self.streamType, 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var one: Int32 = 1
@@ -153,8 +157,15 @@ final class RawHTTPServer: @unchecked Sendable {
     private func serve(_ fd: Int32, index: Int) {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4_096)
+        var gateOpen = self.pipelinedBeforeAnswer <= 1 || index > 1
         while true {
-            while let request = Self.takeRequest(from: &buffer, connection: index) {
+            if !gateOpen {
+                var copy = buffer
+                var complete = 0
+                while Self.takeRequest(from: &copy, connection: index) != nil { complete += 1 }
+                gateOpen = complete >= self.pipelinedBeforeAnswer
+            }
+            while gateOpen, let request = Self.takeRequest(from: &buffer, connection: index) {
                 self.state.withLock { $0.requests.append(request) }
                 switch self.handler(request) {
                 case .hangUp:
