@@ -146,7 +146,9 @@ struct HTTPResponseReader {
     /// After a complete response: starts reading the next one of a pipelined connection from the bytes that followed
     /// it (`consume` adds more). Only while `keepAlive`: a connection that ends after the response has no next one.
     mutating func next() throws(Failure) -> Progress {
-        guard case .done = self.phase, self.keepAlive else { preconditionFailure("next() before a keep-alive response") }
+        guard case .done = self.phase, self.keepAlive else {
+            preconditionFailure("next() before a complete keep-alive response")
+        }
         self.phase = .head
         self.status = 0
         if self.buffer.isEmpty { return .needMore }
