@@ -61,9 +61,12 @@ LEGACY_DEMO_BIN="$(swift build --show-bin-path)/LegacyDemo" \
 # Debug build, quick counts; no figure is judged.
 step "LegacyDemo bench --quick (debug build): every figure printed"
 bench_out="$("$(swift build --show-bin-path)/LegacyDemo" bench --quick)"
-for name in publish_throughput latency_p50 latency_p99 delivery_throughput delivery_lost fanout_per_event \
+for name in publish_throughput publish_pipelined_throughput latency_p50 latency_p99 delivery_throughput delivery_lost \
+    delivery_pipelined_throughput delivery_pipelined_lost fanout_per_event \
     fanout_bare_per_event fanout_listeners_per_event crypto_encrypt_1KiB crypto_decrypt_1KiB rss_start rss_end; do
     grep -q "^BENCH $name [0-9.-]* [^ ]*\$" <<<"$bench_out" || { echo "missing BENCH $name in:"; echo "$bench_out"; exit 1; }
 done
 grep -q '^BENCH delivery_lost 0 msg$' <<<"$bench_out" || { echo "delivery lost messages:"; echo "$bench_out"; exit 1; }
+grep -q '^BENCH delivery_pipelined_lost 0 msg$' <<<"$bench_out" \
+    || { echo "delivery (pipelined publisher) lost messages:"; echo "$bench_out"; exit 1; }
 echo "bench smoke test: all figures printed"
