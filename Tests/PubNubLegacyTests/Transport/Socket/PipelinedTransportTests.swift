@@ -183,11 +183,17 @@ import Testing
             log.results(0).first.map { if case .failure(SocketFailure.unsupportedURL) = $0 { true } else { false } }
                 == true
         )
+        // The answer is held until the test ends, so only the invalidation can end the request.
+        let ended = Locked(false)
         let server = try RawHTTPServer { _ in
-            usleep(200_000)
+            let deadline = Date().addingTimeInterval(20)
+            while !ended.current && Date() < deadline { usleep(2_000) }
             return .hangUp
         }
-        defer { server.stop() }
+        defer {
+            ended.set(true)
+            server.stop()
+        }
         transport.send(Self.get(server, "/held"), completion: log.completion(1))
         try await SocketTransportTests.waitUntil { server.requests.count == 1 }
         transport.invalidate()
