@@ -120,28 +120,36 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
 
     private func writeLoop() {
         POSIXSocket.blockBrokenPipeSignal()
-        while let task = self.nextPending() {
-            if task.isFinished { continue }
-            guard let line = self.line(for: task) else { continue }
+        while let batch = self.nextPending() {
+            var tasks = batch.filter { !$0.isFinished }
+            guard let first = tasks.first, let line = self.line(for: first) else { continue }
+            if tasks.contains(where: { $0.poolKey != first.poolKey }) {
+                // Another origin (the settings changed): those go out after these, on their own connection.
+                let others = tasks.drop { $0.poolKey == first.poolKey }
+                tasks = Array(tasks.prefix(tasks.count - others.count))
+                self.locked { $0.pending.insert(contentsOf: others, at: 0) }
+            }
             let registered = self.locked { state -> Bool in
                 guard !line.retired else { return false }
                 // Registered before a byte is written, so the reader can never see an answer it cannot match.
-                line.written.append(task)
+                line.written.append(contentsOf: tasks)
                 return true
             }
             guard registered else {
-                // The line broke between opening and writing: nothing was written, so it goes out on the next one.
-                self.locked { $0.pending.insert(task, at: 0) }
+                // The line broke between opening and writing: nothing was written, so they go out on the next one.
+                self.locked { $0.pending.insert(contentsOf: tasks, at: 0) }
                 continue
             }
-            let milliseconds = Self.milliseconds(task.request.timeout)
-            let head = SocketPool.head(of: task)
-            var failure = head.withUnsafeBytes { line.connection.stream.write($0, milliseconds: milliseconds) }
-            if failure == nil, let body = task.request.body, !body.isEmpty {
-                failure = body.withUnsafeBytes { line.connection.stream.write($0, milliseconds: milliseconds) }
+            // Everything waiting goes out in one write: fewer system calls, and the server reads them together.
+            var bytes: [UInt8] = []
+            for task in tasks {
+                bytes.append(contentsOf: SocketPool.head(of: task))
+                if let body = task.request.body { bytes.append(contentsOf: body) }
             }
+            let milliseconds = Self.milliseconds(first.request.timeout)
+            let failure = bytes.withUnsafeBytes { line.connection.stream.write($0, milliseconds: milliseconds) }
             if failure != nil {
-                // The reader fails every written request of the line, this one included.
+                // The reader fails every written request of the line, these included.
                 self.locked { _ in
                     line.retired = true
                     POSIXSocket.shutdownBoth(line.connection.descriptor)
@@ -150,14 +158,15 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    /// The oldest request not yet written, or nil when the writer should end (invalidated, or idle for
+    /// Every request not yet written, oldest first, or nil when the writer should end (invalidated, or idle for
     /// `writerLinger`); an ending writer retires its line.
-    private func nextPending() -> SocketTask? {
+    private func nextPending() -> [SocketTask]? {
         self.condition.lock()
         defer { self.condition.unlock() }
         while true {
             if !self.state.pending.isEmpty {
-                return self.state.pending.removeFirst()
+                defer { self.state.pending.removeAll(keepingCapacity: true) }
+                return self.state.pending
             }
             if !self.state.invalidated {
                 let woken = self.condition.wait(until: Date(timeIntervalSinceNow: Self.writerLinger))
