@@ -73,7 +73,7 @@ struct HTTPTarget: Sendable, Equatable {
         self.host = String(host)
         self.port = port
         self.secure = secure
-        let bracketed = host.contains(":") ? "[\(host)]" : String(host)
+        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : String(host)
         self.hostHeader = port == defaultPort ? bracketed : "\(bracketed):\(port)"
         self.pathAndQuery = path.utf8.first == UInt8(ascii: "/") ? String(path) : "/" + path
     }
