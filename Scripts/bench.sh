@@ -151,6 +151,9 @@ awk '
         goal("delivery lost with a pipelined publisher = 0", ours["delivery_pipelined_lost"] == 0)
         goal("delivery lost over TLS = 0", ours_tls["delivery_lost"] == 0)
         goal("fan-out <= 5 us/event", ours["fanout_per_event"] <= 5)
+        goal("100k-message answer: peak RSS <= 200 MB", ours["batch_100k_peak_rss"] <= 200 * 1024)
+        goal("100k-message answer: RSS back within 50 MB", ours["batch_100k_rss_growth"] <= 50 * 1024)
+        goal("100k-message answer: delivery >= 50000 msg/s", ours["batch_100k_delivery"] >= 50000)
     }
     function goal(text, met) { printf "GOAL %s: %s\n", (met ? "met" : "MISSED"), text }
 ' "$work/layer.txt" "$work/python.txt" "$work/http.txt" "$work/layer_tls.txt" "$work/python_tls.txt" \

@@ -3,7 +3,7 @@
 # the repository): checks that every citation resolves in docs/, builds with warnings as errors, checks the
 # format, creates the venv with the pinned official PubNub Python SDK (the Swift suites use it as a peer), runs the
 # Swift suites (plain and under ThreadSanitizer), then the interop suite that drives that SDK against LocalOrigin,
-# then a quick run of `LegacyDemo bench` as a smoke test.
+# then every fuzz target for a few seconds and a quick run of `LegacyDemo bench`, as smoke tests.
 # Set SKIP_TSAN=1 to skip the sanitizer run while iterating.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,13 +57,22 @@ step "interop: official PubNub Python SDK against LocalOrigin"
 LEGACY_DEMO_BIN="$(swift build --show-bin-path)/LegacyDemo" \
     "$venv/bin/python" -m pytest -q -p no:cacheprovider Tests/Interop
 
+# Every libFuzzer target (Fuzz/README.md) briefly, from its seeds: a crash, leak or slow input fails the run. Builds
+# the two modules with AddressSanitizer first, unoptimized (-Onone compiles three times faster than -O; the whole
+# step took 2 min 20 s on 2 busy cores). FUZZ_SECONDS lengthens it.
+step "fuzz smoke: every target for ${FUZZ_SECONDS:-10} s"
+FUZZ_OPT=-Onone Scripts/fuzz.sh all "${FUZZ_SECONDS:-10}"
+
 # A smoke test of the benchmark (Scripts/bench.sh runs it in a release build): every workload runs and reports.
 # Debug build, quick counts; no figure is judged.
 step "LegacyDemo bench --quick (debug build): every figure printed"
 bench_out="$("$(swift build --show-bin-path)/LegacyDemo" bench --quick)"
 for name in publish_throughput publish_pipelined_throughput latency_p50 latency_p99 delivery_throughput delivery_lost \
-    delivery_pipelined_throughput delivery_pipelined_lost fanout_per_event \
-    fanout_bare_per_event fanout_listeners_per_event crypto_encrypt_1KiB crypto_decrypt_1KiB rss_start rss_end; do
+    delivery_pipelined_throughput delivery_pipelined_lost request_new_p50 \
+    request_new_p99 request_kept_p50 request_kept_p99 fanout_per_event fanout_bare_per_event \
+    fanout_listeners_per_event crypto_encrypt_1KiB crypto_decrypt_1KiB batch_100k_delivery batch_100k_peak_rss \
+    batch_100k_rss_growth json_encode_1KiB json_encode_1KiB_foundation json_encode_dict \
+    json_encode_dict_foundation rss_start rss_end; do
     grep -q "^BENCH $name [0-9.-]* [^ ]*\$" <<<"$bench_out" || { echo "missing BENCH $name in:"; echo "$bench_out"; exit 1; }
 done
 grep -q '^BENCH delivery_lost 0 msg$' <<<"$bench_out" || { echo "delivery lost messages:"; echo "$bench_out"; exit 1; }

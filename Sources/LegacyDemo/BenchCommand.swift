@@ -22,9 +22,15 @@ enum BenchCommand {
               request_kept_p50/p99 ms for the same request on a kept-alive connection
               fanout_per_event     µs to deliver one event to delegate, observer, notification and block
               crypto_*_1KiB        µs to encrypt / decrypt a 1 KiB message (cipher key, 3.4 standard scheme)
+              batch_100k_delivery  messages/s of one 100,000-message subscribe answer through delegate, observer
+                                   and notification; batch_100k_peak_rss its peak resident memory (KiB), and
+                                   batch_100k_rss_growth the resident memory a second after it minus before it
+              json_encode_*        µs to encode a 1 KiB string / a small dictionary as a message's JSON text;
+                                   *_foundation: JSONSerialization on the same value
               rss_start/rss_end    resident memory at start and end
             --ca-file trusts the CA certificates in PATH for TLS instead of the system's. --network-only skips the
-            fan-out and crypto workloads, which use no network. --quick runs a few seconds per workload. Exit
+            fan-out, crypto, batch and JSON workloads, which do not use the given origin. --quick runs a few
+            seconds per workload. Exit
             status 0; 1 when a workload fails or loses messages (the figures measured so far are printed); 2 for
             bad flags.
         """
@@ -68,7 +74,7 @@ enum BenchCommand {
             "# LegacyDemo bench on \(embedded == nil ? "" : "embedded origin ")\(address)"
                 + "\(settings.secure ? " over TLS" : ""), \(settings.quick ? "quick" : "full") run, \(build)"
         )
-        let total = settings.networkOnly ? 7 : 9
+        let total = settings.networkOnly ? 7 : 11
 
         let network = BenchWorkloads(
             address: address,
@@ -137,6 +143,25 @@ enum BenchCommand {
             Self.bench("crypto_encrypt_1KiB", crypto.encrypt, "us", decimals: 3)
             Self.bench("crypto_decrypt_1KiB", crypto.decrypt, "us", decimals: 3)
             Self.showResidentMemory()
+
+            complain("bench: 9/\(total) one subscribe answer of \(counts.batchMessages) messages")
+            let batch = try BenchBatch.measure(count: counts.batchMessages)
+            complain(
+                "bench: batch: resident memory \(batch.startKiB) KiB before, \(batch.peakKiB) KiB at the peak,"
+                    + " \(batch.afterKiB) KiB a second after"
+            )
+            Self.bench("batch_100k_delivery", batch.rate, "msg/s", decimals: 0)
+            Self.bench("batch_100k_peak_rss", Double(batch.peakKiB), "KiB", decimals: 0)
+            Self.bench("batch_100k_rss_growth", Double(batch.afterKiB - batch.startKiB), "KiB", decimals: 0)
+            Self.showResidentMemory()
+
+            complain("bench: 10/\(total) JSON encoding, 1 KiB string and small dictionary")
+            let json = try BenchJSON.measure(rounds: counts.jsonRounds, roundSeconds: counts.jsonRoundSeconds)
+            Self.bench("json_encode_1KiB", json.string, "us", decimals: 3)
+            Self.bench("json_encode_1KiB_foundation", json.stringFoundation, "us", decimals: 3)
+            Self.bench("json_encode_dict", json.dictionary, "us", decimals: 3)
+            Self.bench("json_encode_dict_foundation", json.dictionaryFoundation, "us", decimals: 3)
+            Self.showResidentMemory()
         }
 
         complain("bench: \(total)/\(total) resident memory")
@@ -169,7 +194,7 @@ enum BenchCommand {
         Self.showResidentMemory()
     }
 
-    /// Workload 4 through the package's probe of its own transport (`RequestCostProbe`): the public API cannot tell a
+    /// Workload 6 through the package's probe of its own transport (`RequestCostProbe`): the public API cannot tell a
     /// request that opened its connection from one that reused it.
     private static func requestCost(
         address: String,

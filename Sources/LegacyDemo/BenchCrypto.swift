@@ -1,7 +1,7 @@
 import Foundation
 import PubNubLegacy
 
-/// Workload 5 of `LegacyDemo bench`: encrypting and decrypting one 1 KiB message with the cipher a client gets
+/// Workload 6 of `LegacyDemo bench`: encrypting and decrypting one 1 KiB message with the cipher a client gets
 /// from `PNConfiguration.cipherKey` (the 3.4 standard scheme, key `enigma`), through the package's `MessageCipher`:
 /// the `MessageCryptor` calls a publish and a received message go through when a cipher key is set, without the
 /// request around them. Encrypt = the message's JSON text → the quoted base64 text sent; decrypt = the base64 value

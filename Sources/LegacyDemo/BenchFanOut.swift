@@ -3,7 +3,7 @@ import Foundation
 import PNObservation
 import PubNubLegacy
 
-/// Workload 4 of `LegacyDemo bench`: what delivering one event through the four channels of docs/DESIGN.md §4 costs.
+/// Workload 5 of `LegacyDemo bench`: what delivering one event through the four channels of docs/DESIGN.md §4 costs.
 ///
 /// Method: a real publish spends far more time on the wire than in its delivery, so the fan-out is timed without
 /// the network, through the package hook `PubNub.deliverSentMessageEvents`: it hands the client's own dispatcher

@@ -4,7 +4,7 @@ import Foundation
 import Darwin
 #endif
 
-/// Workload 6 of `LegacyDemo bench`: the process's resident set size.
+/// Workload 9 of `LegacyDemo bench`: the process's resident set size.
 enum BenchMemory {
     /// Resident memory in KiB: from /proc/self/statm on Linux, from the Mach task info on Apple platforms; nil
     /// where neither is available.
@@ -24,6 +24,32 @@ enum BenchMemory {
         let fields = statm.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+        #endif
+    }
+}
+
+extension BenchMemory {
+    /// Starts a new peak for `peakKiB()` (Linux: writes 5 to /proc/self/clear_refs); false where that is not
+    /// possible, and the peak then covers the whole run.
+    static func resetPeak() -> Bool {
+        #if canImport(Darwin)
+        return false
+        #else
+        return (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
+        #endif
+    }
+
+    /// The highest resident memory since the start or the last `resetPeak()`, in KiB (Linux: `VmHWM` of
+    /// /proc/self/status); nil where it cannot be read.
+    static func peakKiB() -> Int? {
+        #if canImport(Darwin)
+        return nil
+        #else
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return line.split(separator: " ").compactMap { Int($0) }.first
+        }
+        return nil
         #endif
     }
 }

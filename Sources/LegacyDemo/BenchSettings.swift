@@ -11,13 +11,18 @@ struct BenchSettings {
         var latencyInterval: Double
         /// Workload 3: messages published as fast as the publisher can.
         var deliveryMessages: Int
-        /// Workload 4: events per round, rounds per variant (the best round counts).
+        /// Workload 5: events per round, rounds per variant (the best round counts).
         var fanOutEvents: Int
         var fanOutRounds: Int
-        /// Workload 5: timing rounds of at least `cryptoRoundSeconds` each (the best round counts).
+        /// Workload 6: timing rounds of at least `cryptoRoundSeconds` each (the best round counts).
         var cryptoRounds: Int
         var cryptoRoundSeconds: Double
-        /// Workload 6: requests on a new connection each, and as many on one kept-alive connection.
+        /// Workload 7: messages in the one subscribe answer.
+        var batchMessages: Int
+        /// Workload 8: timing rounds of at least `jsonRoundSeconds` each, per figure (the best round counts).
+        var jsonRounds: Int
+        var jsonRoundSeconds: Double
+        /// Workload 4: requests on a new connection each, and as many on one kept-alive connection.
         var requestCostRequests: Int
 
         /// The counts the issue names, for release builds.
@@ -30,6 +35,9 @@ struct BenchSettings {
             fanOutRounds: 5,
             cryptoRounds: 9,
             cryptoRoundSeconds: 0.05,
+            batchMessages: 100_000,
+            jsonRounds: 9,
+            jsonRoundSeconds: 0.05,
             requestCostRequests: 300
         )
 
@@ -43,6 +51,9 @@ struct BenchSettings {
             fanOutRounds: 3,
             cryptoRounds: 3,
             cryptoRoundSeconds: 0.02,
+            batchMessages: 100_000,
+            jsonRounds: 3,
+            jsonRoundSeconds: 0.02,
             requestCostRequests: 50
         )
 
@@ -58,6 +69,9 @@ struct BenchSettings {
                 fanOutRounds: 1,
                 cryptoRounds: 1,
                 cryptoRoundSeconds: 0.005,
+                batchMessages: 10 * messages,
+                jsonRounds: 1,
+                jsonRoundSeconds: 0.005,
                 requestCostRequests: messages
             )
         }
@@ -70,7 +84,7 @@ struct BenchSettings {
     /// TLS to `origin` (`--secure`), trusting `caFile` (`--ca-file`) instead of the system's trust store when set.
     var secure = false
     var caFile: String?
-    /// Only the workloads that use the network (`--network-only`): fan-out and crypto measure no transport.
+    /// Only the workloads that use the given origin (`--network-only`): fan-out, crypto, batch and JSON do not.
     var networkOnly: Bool
     var quick: Bool
     var counts: Counts

@@ -69,120 +69,124 @@ enum ConsoleCommand: Equatable {
         Syntax(
             name: "status",
             usage: "status",
-            calls: "isConnected() #70, subscribedChannels() #11; occupancy from presence events and here-now"
+            calls: "isConnected(), subscribedChannels(); occupancy from presence events and here-now"
         ),
         Syntax(
             name: "config",
             usage: "config show",
-            calls: "the applied PNConfiguration, clientIdentifier() #10"
+            calls: "the applied PNConfiguration, clientIdentifier()"
         ),
         Syntax(
             name: "config",
             usage: "config origin HOST[:PORT]",
-            calls: "setConfiguration(_:) #6 (while connected: hard reset to the new origin)"
+            calls: "setConfiguration(_:) (while connected: hard reset to the new origin)"
         ),
         Syntax(
             name: "config",
             usage: "config keys PUB SUB [SECRET]",
-            calls: "setConfiguration(_:) #6 (\"\" for an empty key, which the client refuses with 100)"
+            calls: "setConfiguration(_:) (\"\" for an empty key, which the client refuses with 100)"
         ),
-        Syntax(name: "config", usage: "config cipher KEY|off", calls: "setConfiguration(_:) #6 (cipherKey)"),
-        Syntax(name: "config", usage: "config auth KEY|off", calls: "setConfiguration(_:) #6 (authorizationKey)"),
-        Syntax(name: "config", usage: "config tls on|off", calls: "setConfiguration(_:) #6 (useSecureConnection)"),
+        Syntax(name: "config", usage: "config cipher KEY|off", calls: "setConfiguration(_:) (cipherKey)"),
+        Syntax(name: "config", usage: "config auth KEY|off", calls: "setConfiguration(_:) (authorizationKey)"),
+        Syntax(name: "config", usage: "config tls on|off", calls: "setConfiguration(_:) (useSecureConnection)"),
         Syntax(
             name: "config",
             usage: "config uuid ID|random",
-            calls: "setClientIdentifier(_:) #9 (random: nil, a new UUID)"
+            calls: "setClientIdentifier(_:) (random: nil, a new UUID)"
         ),
-        Syntax(name: "delegate", usage: "delegate on|off", calls: "setDelegate(_:) #8"),
+        Syntax(name: "delegate", usage: "delegate on|off", calls: "setDelegate(_:)"),
         Syntax(
             name: "reset",
             usage: "reset",
-            calls: "resetClient() #2, then sharedInstance() #1 and setupWithConfiguration(_:andDelegate:) #7"
+            calls: "resetClient(), then sharedInstance() and setupWithConfiguration(_:andDelegate:)"
         ),
         Syntax(
             name: "connect",
             usage: "connect",
-            calls: "connectWithSuccessBlock(_:errorBlock:) #4 (#3 without blocks)"
+            calls: "connectWithSuccessBlock(_:errorBlock:) (connect() without blocks)"
         ),
-        Syntax(name: "disconnect", usage: "disconnect", calls: "disconnect() #5"),
+        Syntax(name: "disconnect", usage: "disconnect", calls: "disconnect()"),
         Syntax(
             name: "subscribe",
             usage: "subscribe CH[,CH...] [--presence]",
-            calls: "subscribeOnChannels(_:withPresenceEvent:andCompletionHandlingBlock:) #20 (#13-#19 funnel into it);"
-                + " --presence sends a join"
+            calls: "subscribeOnChannels(_:withPresenceEvent:andCompletionHandlingBlock:) (the other subscribe"
+                + " variants funnel into it); --presence sends a join"
         ),
         Syntax(
             name: "unsubscribe",
             usage: "unsubscribe CH[,CH...] [--presence]",
-            calls: "unsubscribeFromChannels(_:withPresenceEvent:andCompletionHandlingBlock:) #28 (#21-#27 funnel into"
-                + " it); --presence sends a leave"
+            calls: "unsubscribeFromChannels(_:withPresenceEvent:andCompletionHandlingBlock:) (the other unsubscribe"
+                + " variants funnel into it); --presence sends a leave"
         ),
         Syntax(
             name: "subscribed",
             usage: "subscribed [CH...]",
-            calls: "subscribedChannels() #11, or isSubscribedOnChannel(_:) #12 per channel"
+            calls: "subscribedChannels(), or isSubscribedOnChannel(_:) per channel"
         ),
         Syntax(
             name: "presence",
             usage: "presence on|off CH[,CH...]",
-            calls: "enablePresenceObservationForChannels(_:withCompletionHandlingBlock:) #43 /"
-                + " disablePresenceObservationForChannels(_:withCompletionHandlingBlock:) #47 (#40-#46 funnel into them)"
+            calls: "enablePresenceObservationForChannels(_:withCompletionHandlingBlock:) /"
+                + " disablePresenceObservationForChannels(_:withCompletionHandlingBlock:) (the other presence variants"
+                + " funnel into them)"
         ),
         Syntax(
             name: "presence",
             usage: "presence status CH[,CH...]",
-            calls: "isPresenceObservationEnabledForChannel(_:) #39"
+            calls: "isPresenceObservationEnabledForChannel(_:)"
         ),
         Syntax(
             name: "publish",
             usage: "publish CH TEXT | publish CH --json JSON",
-            calls: "sendMessage(_:toChannel:withCompletionBlock:) #51 (#50 without block)"
+            calls: "sendMessage(_:toChannel:withCompletionBlock:) (sendMessage(_:toChannel:) without block)"
         ),
         Syntax(
             name: "resend",
             usage: "resend",
-            calls: "sendMessage(_:withCompletionBlock:) #53 with the last PNMessage published (#52 without block)"
+            calls: "sendMessage(_:withCompletionBlock:) with the last PNMessage published (sendMessage(_:) without"
+                + " block)"
         ),
         Syntax(
             name: "history",
             usage: "history CH [--from T] [--to T] [--limit N] [--reverse]",
-            calls: "requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:) #67 (#54-#66 funnel"
-                + " into it); T is a time token"
+            calls: "requestHistoryForChannel(_:from:to:limit:reverseHistory:withCompletionBlock:) (the other history"
+                + " variants funnel into it); T is a time token"
         ),
         Syntax(
             name: "herenow",
             usage: "herenow CH [--uuids]",
-            calls: "requestParticipantsListForChannel(_:withCompletionBlock:) #69 (#68 without block); the uuids are"
+            calls: "requestParticipantsListForChannel(_:withCompletionBlock:) (requestParticipantsListForChannel(_:)"
+                + " without block); the uuids are"
                 + " always listed, 3.4 has no --state"
         ),
         Syntax(
             name: "time",
             usage: "time",
-            calls: "requestServerTimeTokenWithCompletionBlock(_:) #49 (#48 without block)"
+            calls: "requestServerTimeTokenWithCompletionBlock(_:) (requestServerTimeToken() without block)"
         ),
         Syntax(
             name: "push",
             usage: "push enable|disable CH[,CH...] TOKEN",
-            calls: "enablePushNotificationsOnChannels(_:withDevicePushToken:andCompletionHandlingBlock:) #32 /"
-                + " disablePushNotificationsOnChannels(…) #36 (#29-#35 funnel into them); TOKEN is hexadecimal"
+            calls: "enablePushNotificationsOnChannels(_:withDevicePushToken:andCompletionHandlingBlock:) /"
+                + " disablePushNotificationsOnChannels(…) (the other push variants funnel into them); TOKEN is"
+                + " hexadecimal"
         ),
         Syntax(
             name: "push",
             usage: "push list TOKEN",
-            calls: "requestPushNotificationEnabledChannelsForDevicePushToken(_:withCompletionHandlingBlock:) #38"
+            calls: "requestPushNotificationEnabledChannelsForDevicePushToken(_:withCompletionHandlingBlock:)"
         ),
         Syntax(
             name: "push",
             usage: "push remove TOKEN",
-            calls: "removeAllPushNotificationsForDevicePushToken(_:withCompletionHandlingBlock:) #37"
+            calls: "removeAllPushNotificationsForDevicePushToken(_:withCompletionHandlingBlock:)"
         ),
         Syntax(
             name: "wait",
             usage: "wait message|presence [SECONDS]",
             calls: "(console) waits for the next message / presence event not waited for yet (default 10 s)"
         ),
-        Syntax(name: "quit", usage: "quit | exit", calls: "(console) disconnect() #5 if connected, then exit 0"),
+        Syntax(name: "quit", usage: "quit | exit", calls: "(console) disconnect() if connected, then exit 0"),
     ]
 
     /// The names a user might try for APIs that PubNub 3.4 does not have: a clear answer instead of "unknown".

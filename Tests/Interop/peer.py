@@ -13,7 +13,8 @@ through lines on stdout; every line starts with a word, the rest is JSON where t
         them, then `DONE`.
 
 Modes: `fixed` = cipher key with use_random_initialization_vector False (the 3.4 standard), `random` = the SDK's
-default legacy random IV, `module` = AesCbcCryptoModule (PNED header, ACRH cryptor).
+default legacy random IV, `module` = AesCbcCryptoModule (PNED header, ACRH cryptor). An empty --key means no cipher
+key at all (plain messages; use it with `fixed`).
 Any failure or a wait past --timeout prints `FAILED <reason>` and exits 1. Output is ASCII (JSON with \\u escapes).
 """
 
@@ -46,7 +47,7 @@ def client_for(args) -> PubNub:
     config.origin = args.origin
     config.ssl = False
     config.enable_subscribe = True
-    config.cipher_key = args.key
+    config.cipher_key = args.key or None
     config.use_random_initialization_vector = args.mode == "random"
     if args.mode == "module":
         config.crypto_module = AesCbcCryptoModule(config)

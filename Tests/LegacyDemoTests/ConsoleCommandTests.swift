@@ -27,6 +27,8 @@ import Testing
         ] {
             #expect(help.contains(method), "help does not name \(method)")
         }
+        // Methods are named by their Swift spelling, never by the row numbers of the docs' API tables.
+        #expect(help.range(of: "#[0-9]", options: .regularExpression) == nil, "help shows a row number")
         #expect(ConsoleCommand.helpText(topic: "push").count == 3)
         #expect(ConsoleCommand.helpText(topic: "nothing") == ["no command \"nothing\"; type \"help\" for the list"])
     }

@@ -77,10 +77,10 @@ extension PubNub {
 
     /// Registers the device token for push notifications on `channels`.
     ///
-    /// Success: `didEnablePushNotificationsOnChannels:` and the block with a nil error. Failure (block with the
-    /// error; the delegate when connected or recovering): 125 for an empty token, 111 for a refused channel name,
-    /// 104/105 when not connected, 106 on timeout, 124 when push is not enabled for the keys, other server errors.
-    /// The block is called exactly once, on the delivery queue.
+    /// Success: `didEnablePushNotificationsOnChannels:` and the block with a nil error (at once, without a request,
+    /// for an empty list). Failure (block with the error; the delegate when connected or recovering): 125 for an
+    /// empty token, 111 for a refused channel name, 104/105 when not connected, 106 on timeout, 124 when push is not
+    /// enabled for the keys, other server errors. The block is called exactly once, on the delivery queue.
     public func enablePushNotificationsOnChannels(
         _ channels: [PNChannel],
         withDevicePushToken: Data,
@@ -168,9 +168,10 @@ extension PubNub {
 
     /// Removes the device token's push registration from `channels`.
     ///
-    /// Success: `didDisablePushNotificationsOnChannels:` and the block with a nil error. Failure:
-    /// `pushNotificationDisableDidFailWithError:` (not the enable callback, unlike 3.4: docs/DESIGN.md D4) and the
-    /// block, with the same codes as enabling. The block is called exactly once, on the delivery queue.
+    /// Success: `didDisablePushNotificationsOnChannels:` and the block with a nil error (at once, without a request,
+    /// for an empty list). Failure: `pushNotificationDisableDidFailWithError:` (not the enable callback, unlike 3.4:
+    /// docs/DESIGN.md D4) and the block, with the same codes as enabling. The block is called exactly once, on the
+    /// delivery queue.
     public func disablePushNotificationsOnChannels(
         _ channels: [PNChannel],
         withDevicePushToken: Data,

@@ -159,7 +159,7 @@ extension PubNub {
     /// now (these and the earlier ones, in subscription order, as 3.4.2 reported them), then the block with
     /// `PNSubscriptionProcessSubscribedState` and the same list. Failure: `subscriptionDidFailWithError:`
     /// and the block with `PNSubscriptionProcessNotSubscribedState` and the error — 104/105 when not connected,
-    /// 111 for an empty name or one containing `,` or `/` (nothing is sent), 106 when the handshake times out,
+    /// 111 for a name `PNChannel.validationError()` refuses (nothing is sent), 106 when the handshake times out,
     /// 112/113 when access is denied. Subscribing only to subscribed channels completes at once without traffic.
     /// The block is called exactly once, on the delivery queue.
     public func subscribeOnChannels(

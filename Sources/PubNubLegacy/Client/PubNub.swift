@@ -48,7 +48,10 @@ public final class PubNub: @unchecked Sendable {
         self.engine = ClientEngine(
             deliveryQueue: configuration?.deliveryQueue ?? DispatchQueue.main,
             serviceLane: serviceLane ?? RoutingTransport(maximumConnections: 4, label: "service"),
-            longPollLane: longPollLane ?? RoutingTransport(maximumConnections: 2, label: "long-poll"),
+            // The long-poll lane gives every request a connection of its own: its answers are held by the origin, so
+            // one unrequested answer on a reused connection would shift every later one (SocketTransport).
+            longPollLane: longPollLane
+                ?? RoutingTransport(maximumConnections: 2, label: "long-poll", reusesConnections: false),
             pipelineLane: pipelineLane ?? PipelinedTransport(label: "publish")
         )
         self.engine.dispatcher.attach(client: self)
@@ -264,8 +267,26 @@ public final class PubNub: @unchecked Sendable {
     /// channels: that is all, no traffic. Connected with channels: a soft reset follows — a leave for every channel
     /// with the old identifier (best effort, at most 10 s), then `didUnsubscribeOnChannels:`, then a subscribe to
     /// the same channels with the new identifier and `didSubscribeOnChannels:`; calls made meanwhile wait. Any
-    /// string is accepted: it is percent-escaped on the wire. Setting the current value again does nothing.
+    /// characters are accepted (percent-escaped on the wire), but an empty identifier or one longer than
+    /// `PNConfiguration.maximumUUIDLength` UTF-16 code units (the limit PubNub documents) is refused: the identifier
+    /// stays as it was and `pubnubClient(_:error:)` (and `kPNClientErrorNotification`) reports a 100 error whose
+    /// failure reason says why, on the delivery queue. Setting the current value again does nothing.
     public func setClientIdentifier(_ identifier: String?) {
+        if let identifier, let problem = PNConfiguration.uuidProblem(identifier) {
+            let error = PNError(
+                domain: nil,
+                code: kPNClientConfigurationError,
+                message: nil,
+                failureReason: "The client identifier was not changed: \(problem).",
+                category: nil,
+                associatedObject: nil,
+                underlyingError: nil
+            )
+            self.engine.queue.async {
+                self.engine.emit(.error(error))
+            }
+            return
+        }
         let new = identifier ?? PNUniqueIdentifier()
         self.engine.snapshot.withLock { $0.requestedUUID = new }
         self.engine.queue.async {

@@ -28,4 +28,8 @@ enum CryptoError: Error, Equatable, Sendable {
     case malformedCryptorHeader
     /// The message to encrypt in 3.3 mode was not valid JSON text, so its string leaves could not be found.
     case messageNotJSON
+    /// The message to encrypt in 3.3 mode was a bare number, boolean or null (the associated value names it). The
+    /// scheme encrypts string leaves only, so it would go out in clear, and every 3.3 reader — this client's
+    /// included — takes such a message for `DECRYPTION_ERROR`.
+    case scalarMessageIn33Scheme(String)
 }

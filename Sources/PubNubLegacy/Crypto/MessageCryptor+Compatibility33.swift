@@ -6,7 +6,8 @@ import Foundation
 
 extension MessageCryptor {
     /// The wire JSON of `messageJSONText` in the 3.3 scheme: the same structure with every string leaf replaced by
-    /// its base64 ciphertext. Dictionary keys come out sorted (JSON objects are unordered).
+    /// its base64 ciphertext. Dictionary keys come out sorted (JSON objects are unordered). A bare number, boolean
+    /// or null is refused (`.scalarMessageIn33Scheme`): 3.3 readers refuse it on receipt.
     func compatibility33WireJSON(messageJSONText: String) -> Result<String, CryptoError> {
         guard
             let message = try? JSONSerialization.jsonObject(
@@ -15,6 +16,10 @@ extension MessageCryptor {
             )
         else {
             return .failure(.messageNotJSON)
+        }
+        guard message is String || message is [Any] || message is [String: Any] else {
+            // Found by the `client-decrypt` fuzz target: sent in clear, it came back as `DECRYPTION_ERROR`.
+            return .failure(.scalarMessageIn33Scheme(MessageCryptor.jsonKind(of: message)))
         }
         let encrypted = self.encryptLeaves(message)
         guard

@@ -273,7 +273,7 @@ extension ClientEngine {
                     return
                 }
                 conclude(false, false, false)
-            case .failure(.other):
+            case .failure(.other), .failure(.responseTooLarge):
                 conclude(false, false, true)
             case .failure:
                 conclude(false, true, true)
@@ -319,7 +319,7 @@ extension ClientEngine {
     private func connectFailed(networkClass: Bool) {
         let error: PNError
         switch self.lastConnectFailure {
-        case .some(.tls), .some(.other):
+        case .some(.tls), .some(.other), .some(.responseTooLarge):
             // Not a network condition: report the transport's own error (TLS category for TLS), as 3.4 passed
             // socket errors through.
             error = PNError.fromTransport(

@@ -50,20 +50,55 @@ extension ClientEngine {
     }
 
     /// Reports, after the message itself, that `message` arrived as `DECRYPTION_ERROR`: the 4.x "decryption error"
-    /// status docs/BEHAVIOR.md §3.10 allows, through `pubnubClient(_:error:)` with code 119 (the code 3.4 used for a
-    /// failed decryption), category `decryptionError`, and the message as associated object. Gated like the
-    /// message: while the gate is closed the message is not delivered, so there is nothing to report.
+    /// status docs/BEHAVIOR.md §3.10 allows, through `pubnubClient(_:error:)` (see `decryptionError(_:of:)`). Gated
+    /// like the message: while the gate is closed the message is not delivered, so there is nothing to report.
     func reportDecryptionFailure(_ failure: CryptoError, of message: PNMessage) {
         guard self.gateIsOpen else { return }
-        self.emit(
-            .error(
-                PNError(
-                    message: "Message decryption failed: \(failure)",
-                    code: kPNCryptoInputDataProcessingError,
-                    category: .decryptionError,
-                    associatedObject: message
-                )
-            )
+        self.emit(.error(Self.decryptionError(failure, of: message)))
+    }
+
+    /// The error that follows a message delivered as `DECRYPTION_ERROR`: code 119 (the code 3.4 used for a failed
+    /// decryption), category `decryptionError`, the message as associated object.
+    static func decryptionError(_ failure: CryptoError, of message: PNMessage) -> PNError {
+        PNError(
+            message: "Message decryption failed: \(failure)",
+            code: kPNCryptoInputDataProcessingError,
+            category: .decryptionError,
+            associatedObject: message
+        )
+    }
+
+    /// Reports, after `message` itself (history: after the history), that a received payload could not be decoded
+    /// (see `undecodableMessageError(_:of:)`). Gated like the message.
+    func reportUndecodableMessage(_ reason: UndecodableReason, of message: PNMessage) {
+        guard self.gateIsOpen else { return }
+        self.emit(.error(Self.undecodableMessageError(reason, of: message)))
+    }
+
+    /// The error that reports a received payload this client cannot decode — valid JSON the platform's decoder
+    /// refuses (a lone surrogate escape, a number out of range), bytes that are not UTF-8, or an envelope without a
+    /// channel — through `pubnubClient(_:error:)`, the way a `DECRYPTION_ERROR` is reported: code 127
+    /// (`kPNResponseMalformedJSONError`; 126 for bytes that are not UTF-8), category `malformedResponse`, and as
+    /// associated object the `PNMessage` whose `message` is the payload's raw JSON text.
+    static func undecodableMessageError(_ reason: UndecodableReason, of message: PNMessage) -> PNError {
+        let why: String
+        let code: Int
+        switch reason {
+        case .notUTF8:
+            why = "its bytes are not UTF-8"
+            code = kPNResponseEncodingError
+        case .notRepresentable:
+            why = "its JSON holds a value this platform cannot represent"
+            code = kPNResponseMalformedJSONError
+        case .unreadableEnvelope:
+            why = "its envelope names no channel"
+            code = kPNResponseMalformedJSONError
+        }
+        return PNError(
+            message: "Received message could not be decoded: \(why); it is delivered as its raw JSON text",
+            code: code,
+            category: .malformedResponse,
+            associatedObject: message
         )
     }
 }

@@ -32,6 +32,18 @@ extension ClientEngine {
                 self.finish(operation)
                 return
             }
+            let success = { [unowned self] in
+                let event: ClientEvent =
+                    change == .enable
+                    ? .didEnablePushNotifications(channels) : .didDisablePushNotifications(channels)
+                self.emit(event, completion: block.map { box in DeliveryBlock { box.block(channels, nil) } })
+            }
+            guard !channels.isEmpty else {
+                // Nothing to change, as for an empty subscribe: done without a request (which would carry `add=`).
+                success()
+                self.finish(operation)
+                return
+            }
             let names = channels.map(\.name)
             self.runRequest(
                 operation,
@@ -44,12 +56,7 @@ extension ClientEngine {
                 idempotent: false,
                 associatedObject: channels,
                 parse: ResponseParser.acknowledgement,
-                success: { [unowned self] in
-                    let event: ClientEvent =
-                        change == .enable
-                        ? .didEnablePushNotifications(channels) : .didDisablePushNotifications(channels)
-                    self.emit(event, completion: block.map { box in DeliveryBlock { box.block(channels, nil) } })
-                },
+                success: success,
                 failure: fail
             )
         }

@@ -90,7 +90,7 @@ extension ClientEngine {
     /// A request failed at the transport level: check whether the origin is gone.
     func transportFailed(_ failure: TransportFailure) {
         switch failure {
-        case .cancelled, .tls:
+        case .cancelled, .tls, .responseTooLarge:
             return
         case .timedOut, .network, .other:
             self.startProbe()

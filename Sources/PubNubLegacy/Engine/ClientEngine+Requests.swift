@@ -71,6 +71,7 @@ extension ClientEngine {
                         success(value)
                         self.finish(operation)
                     case .failure(.malformedJSON) where idempotent && attempts < 3,
+                        .failure(.malformedField) where idempotent && attempts < 3,
                         .failure(.notUTF8) where idempotent && attempts < 3:
                         attempt()
                     case .failure(let responseFailure):
@@ -233,19 +234,30 @@ extension ClientEngine {
                 associatedObject: channel,
                 parse: ResponseParser.history,
                 success: { [unowned self] response in
+                    // Undecodable payloads are left out of the history and reported after it, one error each
+                    // with the raw text (see `undecodableMessageError`), as undecryptable ones are reported.
                     var failures: [(CryptoError, PNMessage)] = []
-                    let messages = response.messages.map { payload in
-                        let decoded = self.decodeReceivedPayload(payload)
-                        let message = PNMessage(
-                            message: decoded.value,
-                            channel: channel,
-                            receiveDate: nil,
-                            timeToken: nil
-                        )
-                        if let failure = decoded.failure {
-                            failures.append((failure, message))
+                    var undecodable: [(UndecodableReason, PNMessage)] = []
+                    var messages: [PNMessage] = []
+                    messages.reserveCapacity(response.messages.count)
+                    for payload in response.messages {
+                        switch payload {
+                        case .value(let value):
+                            let decoded = self.decodeReceivedPayload(value)
+                            let message = PNMessage(
+                                message: decoded.value,
+                                channel: channel,
+                                receiveDate: nil,
+                                timeToken: nil
+                            )
+                            if let failure = decoded.failure {
+                                failures.append((failure, message))
+                            }
+                            messages.append(message)
+                        case .undecodable(let text, let reason):
+                            let message = PNMessage(message: text, channel: channel, receiveDate: nil, timeToken: nil)
+                            undecodable.append((reason, message))
                         }
-                        return message
                     }
                     let history = PNMessagesHistory(
                         startDate: PNDate(timeToken: response.start),
@@ -261,6 +273,9 @@ extension ClientEngine {
                     )
                     for (failure, message) in failures {
                         self.reportDecryptionFailure(failure, of: message)
+                    }
+                    for (reason, message) in undecodable {
+                        self.reportUndecodableMessage(reason, of: message)
                     }
                 },
                 failure: fail
@@ -316,7 +331,7 @@ extension TransportFailure {
     fileprivate var isLostConnection: Bool {
         switch self {
         case .network, .other: return true
-        case .cancelled, .timedOut, .tls: return false
+        case .cancelled, .timedOut, .tls, .responseTooLarge: return false
         }
     }
 }

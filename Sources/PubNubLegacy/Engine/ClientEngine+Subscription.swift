@@ -305,28 +305,65 @@ extension ClientEngine {
         )
     }
 
-    /// Turns one subscribe event into a message or presence event and emits it (docs/BEHAVIOR.md §3.5, §3.10, §3.11).
-    func deliverSubscribeEvent(_ envelope: SubscribeEnvelope, receiveDate: PNDate) {
-        if PNChannelPresence.isPresenceObservingChannelName(envelope.channel) {
-            let base = String(envelope.channel.dropLast(PNChannelPresence.presenceSuffix.count))
-            let observed = self.channelObject(named: base)
-            if let event = PNPresenceEvent(eventObject: envelope.payload, channel: observed) {
-                observed.updateWithEvent(event)
-                self.emit(.didReceivePresenceEvent(event))
-                return
+    /// The batch that delivers the events of `response` in array order (docs/BEHAVIOR.md §3.5, §3.10, §3.11): presence
+    /// events are recognised and applied to their channel now; messages are left as an index, decoded (and decrypted)
+    /// on the delivery queue when their turn comes. Envelopes whose channel and publish timetoken are in `recent` (the
+    /// previous answer's) are skipped as catch-up repeats (docs/BEHAVIOR.md §3.7); on return `recent` holds this
+    /// answer's — its last `recentKeyLimit` messages: a catch-up can only repeat the end of an answer, and the keys of
+    /// a 100,000-message answer would otherwise stay in memory until the next one.
+    func subscribeBatch(for response: SubscribeResponse, recent: inout Set<MessageKey>) -> SubscribeBatch {
+        var items: [SubscribeBatch.Item] = []
+        items.reserveCapacity(response.messages.count)
+        var keys: Set<MessageKey> = []
+        let keptFrom = response.messages.count - Self.recentKeyLimit
+        var channels: [String: PNChannel] = [:]
+        for (index, envelope) in response.messages.enumerated() {
+            guard let name = envelope.channel else {
+                items.append(.message(index: index, channel: nil))
+                continue
             }
+            if let token = envelope.publishTimetoken {
+                let key = MessageKey(channel: name, timetoken: token)
+                if index >= keptFrom { keys.insert(key) }
+                if recent.contains(key) { continue }
+            }
+            if PNChannelPresence.isPresenceObservingChannelName(name),
+                case .value(let payload) = response.payload(of: envelope)
+            {
+                let base = String(name.dropLast(PNChannelPresence.presenceSuffix.count))
+                let observed = self.channelObject(named: base)
+                if let event = PNPresenceEvent(eventObject: payload, channel: observed) {
+                    observed.updateWithEvent(event)
+                    items.append(.presence(event))
+                    continue
+                }
+            }
+            let channel: PNChannel
+            if let known = channels[name] {
+                channel = known
+            } else {
+                channel = self.channelObject(named: name)
+                channels[name] = channel
+            }
+            items.append(.message(index: index, channel: channel))
         }
-        let channel = self.channelObject(named: envelope.channel)
-        let decoded = self.decodeReceivedPayload(envelope.payload)
-        let message = PNMessage(
-            message: decoded.value,
-            channel: channel,
-            receiveDate: receiveDate,
-            timeToken: envelope.publishTimetoken
+        recent = keys
+        return SubscribeBatch(
+            response: response,
+            items: items,
+            receiveDate: PNDate(timeToken: response.timetoken),
+            cryptor: self.cryptor
         )
-        self.emit(.didReceiveMessage(message))
-        if let failure = decoded.failure {
-            self.reportDecryptionFailure(failure, of: message)
-        }
     }
+}
+
+extension ClientEngine {
+    /// Messages at the end of an answer whose keys are kept to drop repeats from the next one: ten PubNub answers.
+    static let recentKeyLimit = 1_000
+}
+
+/// A received message's identity for dropping catch-up repeats: its channel and publish timetoken.
+struct MessageKey: Hashable {
+    var channel: String
+    var timetoken: UInt64
 }

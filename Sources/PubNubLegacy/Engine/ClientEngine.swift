@@ -276,9 +276,12 @@ final class ClientEngine: @unchecked Sendable {
         timeout: TimeInterval,
         completion: @escaping (Result<TransportResponse, TransportFailure>) -> Void
     ) -> (any TransportTask)? {
-        guard let context = self.context, let request = endpoint.request(in: context, timeout: timeout) else {
+        guard let context = self.context, var request = endpoint.request(in: context, timeout: timeout) else {
             completion(.failure(.other(domain: "PubNubLegacy", code: -1, description: "invalid origin")))
             return nil
+        }
+        if let settings = self.settings {
+            request.limits.maximumBodyBytes = settings.maximumResponseBodySize
         }
         let box = QueueBox(completion)
         return lane.send(request) { result in
@@ -297,6 +300,16 @@ final class ClientEngine: @unchecked Sendable {
     func emit(_ event: ClientEvent, completion: DeliveryBlock? = nil) {
         guard !self.shutDown else { return }
         self.dispatcher.deliver(event, notify: event.isUngated || self.gateIsOpen, completion: completion)
+    }
+
+    /// Emits the events of one subscribe answer (gated like messages: all or none, by the gate at this moment);
+    /// `delivered` then runs on the queue once the delivery queue has gone through them.
+    func emit(_ batch: SubscribeBatch, delivered: @escaping () -> Void) {
+        guard !self.shutDown else { return }
+        let box = QueueBox(delivered)
+        self.dispatcher.deliver(batch, notify: self.gateIsOpen) {
+            self.queue.async { box.value() }
+        }
     }
 
     /// The regular (non-`-pnpres`) channels among `names`, as channel objects.

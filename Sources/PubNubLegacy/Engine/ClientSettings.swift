@@ -31,6 +31,8 @@ struct ClientSettings: Equatable, Sendable {
     var cipherMode = CipherMode.buildDefault
     /// The client identifier the configuration names (4.x `uuid`), nil to keep the client's.
     var uuid: String?
+    /// The largest response body a request reads (`PNConfiguration.maximumResponseBodySize`).
+    var maximumResponseBodySize = ResponseLimits.defaultMaximumBodyBytes
     /// The trust anchors and pins of `https` requests.
     var trust = TLSTrust()
     /// Publishes written before their answers arrive (`PNConfiguration.publishPipelineDepth`); 1: no pipelining.
@@ -59,6 +61,7 @@ struct ClientSettings: Equatable, Sendable {
         self.reduceSecurityLevelOnError = values.reduceSecurityLevelOnError
         self.subscribeMaximumIdleTime = values.subscribeMaximumIdleTime
         self.uuid = values.uuid
+        self.maximumResponseBodySize = values.maximumResponseBodySize
         self.trust = TLSTrust(
             anchorCertificatesFile: values.anchorCertificatesFile,
             pinnedKeyDigests: Set(values.pinnedPublicKeyHashes.compactMap(PNConfiguration.pinDigest))

@@ -107,6 +107,23 @@ final class EventDispatcher: Sendable {
         }
     }
 
+    /// Delivers the events of `batch` asynchronously on the delivery queue, in order and as one item among the other
+    /// events (nothing emitted later overtakes them), making each event only when its turn comes, so a large
+    /// subscribe answer never exists as events all at once.
+    ///
+    /// - Parameters:
+    ///   - notify: false when gate G suppresses the events: none is made.
+    ///   - delivered: runs on the delivery queue once every event of the batch has been delivered.
+    func deliver(_ batch: SubscribeBatch, notify: Bool, delivered: @escaping @Sendable () -> Void) {
+        let queue = self.queue
+        queue.async {
+            if notify {
+                batch.forEachEvent { self.notifyListeners($0) }
+            }
+            delivered()
+        }
+    }
+
     /// Runs a completion block on the delivery queue without an event: pre-flight results that 3.4 reported
     /// to the block only (connect while connected: 101; connect without network: 102).
     func deliverBlock(_ block: DeliveryBlock) {

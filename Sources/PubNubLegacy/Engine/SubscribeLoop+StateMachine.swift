@@ -45,7 +45,7 @@ extension SubscribeLoop {
             case handshake
             /// A catch-up restore: treated as issued long-poll once it has had a moment to answer.
             case settle
-            /// A long-poll: only the 310 s idle timeout.
+            /// A long-poll: only its overall deadline, `subscribeMaximumIdleTime` (310 s) after it was sent.
             case idle
         }
 
@@ -282,6 +282,15 @@ extension SubscribeLoop {
             }
         }
 
+        /// The request in flight is still unanswered `subscribeMaximumIdleTime` after it was sent, however many bytes
+        /// of its answer have trickled in. A running long-poll is given up and re-issued as after the idle timer
+        /// (docs/BEHAVIOR.md §3.3): silently, from the kept cursor (token 0 without catch-up). A handshake or a restore
+        /// still waiting has its own timers and is left to them.
+        mutating func deadlinePassed(request: Int, catchUp: Bool) -> [Action] {
+            guard case .polling(let id) = self.phase, id == request else { return [] }
+            return self.idleTimerFired(catchUp: catchUp)
+        }
+
         // MARK: - Connection
 
         /// The connection was lost: cancel the poll, fail a pending change, keep the list for the restore.
@@ -329,7 +338,7 @@ extension SubscribeLoop {
             self.phase = .stopped
             var actions: [Action] = [.changeFailed(op: change.op, failure)]
             switch failure {
-            case .timeout, .connectionLost:
+            case .timeout, .connectionLost, .transport(.responseTooLarge):
                 actions += self.continuePolling()
             case .transport:
                 if !self.channels.isEmpty { actions.append(.checkConnection) }
@@ -348,15 +357,16 @@ extension SubscribeLoop {
             case .transport(.timedOut):
                 // The 310 s idle timeout of a parked long-poll: re-issue silently (docs/BEHAVIOR.md §3.3).
                 return abandon + self.continuePolling()
-            case .transport, .connectionLost:
-                return abandon + [.checkConnection]
-            case .response(.malformedJSON), .response(.notUTF8):
+            case .transport(.responseTooLarge), .response(.malformedJSON), .response(.malformedField),
+                .response(.notUTF8):
                 self.malformedAttempts += 1
                 if self.malformedAttempts < Self.maximumMalformedAttempts {
                     return abandon + self.continuePolling()
                 }
                 self.malformedAttempts = 0
                 return [.loopFailed(channels: self.channels, failure)] + abandon + [.startRecovery]
+            case .transport, .connectionLost:
+                return abandon + [.checkConnection]
             case .response(.serverMessage(_, let status)) where status >= 500:
                 // A 5xx is the origin failing, not refusing: its error payload names the failure, but the loop
                 // recovers like any unknown non-200 (docs/BEHAVIOR.md §3.8, S-42) instead of waiting 310 s.

@@ -1,18 +1,34 @@
 import Foundation
 
 /// Carries out the subscribe loop's decisions (`SubscribeLoop.StateMachine`): sends and cancels the long-poll
-/// on its own lane, runs the handshake and settle timers, and hands answers back to the machine.
+/// on its own lane, runs the handshake, settle and deadline timers, and hands answers back to the machine.
+///
+/// Answers are delivered as batches (`SubscribeBatch`) with back-pressure: while the batches the delivery queue has
+/// not gone through yet weigh more than `deliveryWindow`, the next subscribe request waits here unsent (as 3.4 sent
+/// the next long-poll only after delivering), so a fast origin and a slow delivery queue cannot pile answers up in
+/// memory: at most one large answer is held at a time.
 ///
 /// Confined to the engine's queue; the engine owns it.
 final class SubscribeLoop {
+    /// Undelivered batch weight (`SubscribeBatch.weight`, about bytes) above which the next request waits.
+    static let deliveryWindow = 8 * 1_024 * 1_024
+
     private unowned let engine: ClientEngine
     private(set) var machine = StateMachine()
     private var task: (any TransportTask)?
     private var waitTimer: DispatchWorkItem?
+    /// Ends the request in flight once `subscribeMaximumIdleTime` has passed since it was sent, however slowly its
+    /// answer trickles in (a byte now and then restarts the transport's idle timeout, not this).
+    private var deadlineTimer: DispatchWorkItem?
     private var idleRestartTimer: DispatchWorkItem?
     private var lastResponse: SubscribeResponse?
     /// Messages of the previous answer, to drop exact repeats when a catch-up overlaps (docs/BEHAVIOR.md §3.7).
-    private var recentKeys: Set<String> = []
+    private var recentKeys: Set<MessageKey> = []
+    /// Weight of the batches emitted and not yet delivered.
+    private(set) var undeliveredWeight = 0
+    /// The request decided while `undeliveredWeight` was above the window; sent once it is not (unless the machine
+    /// has moved on meanwhile).
+    private var deferred: StateMachine.Request?
     /// Requests sent whose transport has not reported back yet, cancelled ones included: a cancelled long-poll
     /// may still be on its way to the origin until its transport says it ended.
     private(set) var unfinishedRequests: Set<Int> = []
@@ -135,15 +151,23 @@ final class SubscribeLoop {
     private func cancelTask() {
         self.task?.cancel()
         self.task = nil
+        self.deferred = nil
         self.waitTimer?.cancel()
         self.waitTimer = nil
+        self.deadlineTimer?.cancel()
+        self.deadlineTimer = nil
     }
 
     private func send(_ request: StateMachine.Request) {
+        if self.undeliveredWeight > Self.deliveryWindow {
+            self.deferred = request
+            return
+        }
         self.idleRestartTimer?.cancel()
         self.idleRestartTimer = nil
         self.waitTimer?.cancel()
         self.waitTimer = nil
+        self.deadlineTimer?.cancel()
         let settings = self.engine.settings ?? ClientSettings()
         let heartbeat = settings.presenceHeartbeatValue > 0 ? settings.presenceHeartbeatValue : nil
         let endpoint = Endpoint.subscribe(
@@ -169,10 +193,21 @@ final class SubscribeLoop {
         case .idle:
             break
         }
+        // docs/BEHAVIOR.md §3.3: 3.4's idle timer restarted on every answer, not on every byte. A long-poll answered
+        // one byte at a time would otherwise hold the subscription for ever: past this deadline it ends the way the
+        // idle timer ends it — re-issued on a fresh connection from the kept cursor.
+        self.deadlineTimer = self.engine.schedule(after: settings.subscribeMaximumIdleTime) { [weak self] in
+            guard let self, self.machine.requestInFlight == id else { return }
+            self.deadlineTimer = nil
+            let catchUp = self.engine.settings?.restoreSubscriptionFromLastTimeToken ?? true
+            self.perform(self.machine.deadlinePassed(request: id, catchUp: catchUp))
+        }
+        // The transport's own idle timeout is only a backstop, a moment after the deadline, so that a silent
+        // long-poll always ends through the deadline's rules (catch-up setting included).
         self.task = self.engine.send(
             endpoint,
             lane: self.engine.longPollLane,
-            timeout: settings.subscribeMaximumIdleTime
+            timeout: settings.subscribeMaximumIdleTime + 1
         ) {
             [weak self] result in
             self?.requestEnded(id)
@@ -200,6 +235,8 @@ final class SubscribeLoop {
             self.waitTimer?.cancel()
             self.waitTimer = nil
         }
+        self.deadlineTimer?.cancel()
+        self.deadlineTimer = nil
         switch result {
         case .failure(.cancelled):
             return
@@ -228,18 +265,19 @@ final class SubscribeLoop {
         }
     }
 
-    /// Delivers the events of one answer in array order.
+    /// Delivers the events of one answer in array order, as one batch, and counts it against the window until the
+    /// delivery queue has gone through it.
     private func deliver(_ response: SubscribeResponse) {
-        let receiveDate = PNDate(timeToken: response.timetoken)
-        var keys: Set<String> = []
-        for envelope in response.messages {
-            if let token = envelope.publishTimetoken {
-                let key = "\(envelope.channel)\u{0}\(token)"
-                keys.insert(key)
-                if self.recentKeys.contains(key) { continue }
+        let batch = self.engine.subscribeBatch(for: response, recent: &self.recentKeys)
+        let weight = batch.weight
+        self.undeliveredWeight += weight
+        self.engine.emit(batch) { [weak self] in
+            guard let self else { return }
+            self.undeliveredWeight -= weight
+            if self.undeliveredWeight <= Self.deliveryWindow, let request = self.deferred {
+                self.deferred = nil
+                if request.id == self.machine.requestInFlight { self.send(request) }
             }
-            self.engine.deliverSubscribeEvent(envelope, receiveDate: receiveDate)
         }
-        self.recentKeys = keys
     }
 }

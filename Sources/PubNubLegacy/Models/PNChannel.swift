@@ -108,18 +108,29 @@ public class PNChannel: NSObject, @unchecked Sendable {
 
     // MARK: - Validity
 
+    /// The longest channel name in UTF-16 code units: the hard limit PubNub documents for channel names.
+    public static let maximumNameLength = 2_048
+
     /// The error every operation reports for this channel's name before sending anything, or nil when the name
-    /// is usable: empty names and names containing `,` (the separator of channel lists) or `/` (a path separator)
-    /// are refused with `kPNRestrictedCharacterInChannelNameError` (docs/DESIGN.md §3). The channel is the error's
+    /// is usable: empty names, names containing `,` (the separator of channel lists) or `/` (a path separator)
+    /// (docs/DESIGN.md §3), names with a control character (U+0000–U+001F, U+007F) and names longer than
+    /// `maximumNameLength` are refused with `kPNRestrictedCharacterInChannelNameError`. The channel is the error's
     /// associated object.
     public func validationError() -> PNError? {
         let problem: String
+        let length = self.name.utf16.count
         if self.name.isEmpty {
             problem = "PubNub client can't use a channel with an empty name"
+        } else if length > PNChannel.maximumNameLength {
+            problem =
+                "PubNub client can't use channel '\(self.shortName)': its name has \(length) UTF-16 code units, more "
+                + "than the \(PNChannel.maximumNameLength) PubNub allows"
         } else if self.name.contains(",") {
-            problem = "PubNub client can't use channel '\(self.name)': ',' separates channel names"
+            problem = "PubNub client can't use channel '\(self.shortName)': ',' separates channel names"
         } else if self.name.contains("/") {
-            problem = "PubNub client can't use channel '\(self.name)': '/' is reserved"
+            problem = "PubNub client can't use channel '\(self.shortName)': '/' is reserved"
+        } else if self.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            problem = "PubNub client can't use channel '\(self.shortName)': it contains a control character"
         } else {
             return nil
         }
@@ -127,12 +138,21 @@ public class PNChannel: NSObject, @unchecked Sendable {
             domain: kPNDefaultErrorDomain,
             code: kPNRestrictedCharacterInChannelNameError,
             message: problem,
-            failureReason: "Looks like the channel name is empty or contains one of the reserved characters ',' "
-                + "and '/'",
+            failureReason: "Looks like the channel name is empty, too long, or contains a control character or one "
+                + "of the reserved characters ',' and '/'",
             category: .unknown,
             associatedObject: self,
             underlyingError: nil
         )
+    }
+
+    /// The name for error texts: control characters escaped, cut after 64 characters.
+    private var shortName: String {
+        let scalars = self.name.unicodeScalars
+        let escaped = scalars.prefix(64).map { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }
+        return escaped.joined() + (scalars.dropFirst(64).isEmpty ? "" : "…")
     }
 
     // MARK: - Presence (3.4's `PNChannel+Protected.h`)

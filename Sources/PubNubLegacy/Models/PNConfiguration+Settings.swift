@@ -8,7 +8,8 @@ import Foundation
 extension PNConfiguration {
     /// The client identifier (4.x `uuid`). nil (the default) leaves it to `PubNub.setClientIdentifier(_:)`, 3.4's
     /// way, and otherwise to a generated identifier. When set, a client given this configuration uses it as its
-    /// identifier, as if `setClientIdentifier(_:)` had been called with it.
+    /// identifier, as if `setClientIdentifier(_:)` had been called with it. An empty value or one longer than
+    /// `maximumUUIDLength` makes the configuration invalid (`validationError()`).
     public var uuid: String? {
         get { self.settings.withLock { $0.uuid } }
         set { self.settings.withLock { $0.uuid = newValue } }
@@ -83,6 +84,24 @@ extension PNConfiguration {
         set { self.settings.withLock { $0.cryptoBackwardCompatibilityMode = newValue } }
     }
 
+    /// The largest response body the client reads, in bytes (chunked framing removed). Default 33,554,432 (32 MiB),
+    /// several times what the PubNub service ever sends (a 100-message subscribe or history page of 32 KiB
+    /// messages stays under 4 MiB). A larger answer — from a misbehaving origin or proxy — fails its request with
+    /// `kPNResponseTooLargeError` (category `malformedResponse`) as soon as the limit is passed, and the connection
+    /// is dropped; the client goes on, and its memory never holds more than about this much of one answer. Values
+    /// below 1,024 are stored as 1,024. Enforced as the bytes arrive on plain-HTTP origins; on `https://` origins,
+    /// which go through URLSession, the answer is refused only once URLSession has read it whole.
+    ///
+    /// Headers and trailers have fixed bounds: 64 KiB of header (256 lines) and 64 KiB of trailers.
+    public var maximumResponseBodySize: Int {
+        get { self.settings.withLock { $0.maximumResponseBodySize } }
+        set { self.settings.withLock { $0.maximumResponseBodySize = max(1_024, newValue) } }
+    }
+}
+
+extension PNConfiguration {
+    /// Default of `maximumResponseBodySize`: 32 MiB.
+    static let defaultMaximumResponseBodySize = ResponseLimits.defaultMaximumBodyBytes
     /// The path of a PEM file of CA certificates that the client trusts for TLS instead of the system's trust store,
     /// e.g. the private CA of your own origin or a test CA. nil (the default): the system trust store (on Linux
     /// OpenSSL's default, which honours `SSL_CERT_FILE` and `SSL_CERT_DIR`). The file is read when a connection

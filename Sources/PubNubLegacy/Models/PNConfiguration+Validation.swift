@@ -19,7 +19,9 @@ extension PNConfiguration {
 
     /// 3.4's `-isValid`, extended: the publish, subscribe and secret keys are non-empty (the secret defaults to
     /// `"0"`, so only an explicit `""` fails), and — checks this package adds — the origin is a host with an
-    /// optional `:port`, the timeouts are positive, every pin is a base64 SHA-256 and an anchors path is not empty.
+    /// optional `:port`, the timeouts are positive, every pin is a base64 SHA-256 and an anchors path is not empty,
+    /// the keys and the authorization key fit in `maximumKeyLength`, and the `uuid` (when set) is not empty and fits
+    /// in `maximumUUIDLength`.
     public func isValid() -> Bool {
         self.validationProblems().isEmpty
     }
@@ -53,6 +55,25 @@ extension PNConfiguration {
         let isMissingKey: Bool
     }
 
+    /// The longest publish, subscribe, secret or authorization key accepted, in UTF-8 bytes: real keys are about
+    /// 42 bytes and access tokens a few hundred; every request carries them, percent-escaped, in a URL the service
+    /// caps at about 32 KiB, most of which a message may need.
+    public static let maximumKeyLength = 4_096
+
+    /// The longest client identifier (`uuid`) accepted, in UTF-16 code units: the hard limit PubNub documents for
+    /// user IDs.
+    public static let maximumUUIDLength = 92
+
+    /// Why `uuid` cannot identify a client (empty, or longer than `maximumUUIDLength`), nil when it can.
+    static func uuidProblem(_ uuid: String) -> String? {
+        if uuid.isEmpty { return "uuid must not be empty" }
+        let length = uuid.utf16.count
+        guard length <= maximumUUIDLength else {
+            return "uuid has \(length) UTF-16 code units, more than the \(maximumUUIDLength) PubNub allows"
+        }
+        return nil
+    }
+
     private func validationProblems() -> [Problem] {
         let settings = self.settings.current
         var problems: [Problem] = []
@@ -61,6 +82,20 @@ extension PNConfiguration {
             (settings.secretKey, "secret key"),
         ] where value.isEmpty {
             problems.append(Problem(text: name, isMissingKey: true))
+        }
+        for (value, name) in [
+            (settings.publishKey, "publish key"), (settings.subscriptionKey, "subscribe key"),
+            (settings.secretKey, "secret key"), (settings.authorizationKey, "authorization key"),
+        ] where value.utf8.count > PNConfiguration.maximumKeyLength {
+            problems.append(
+                Problem(
+                    text: "\(name) has \(value.utf8.count) bytes, more than \(PNConfiguration.maximumKeyLength)",
+                    isMissingKey: false
+                )
+            )
+        }
+        if let uuid = settings.uuid, let problem = PNConfiguration.uuidProblem(uuid) {
+            problems.append(Problem(text: problem, isMissingKey: false))
         }
         if PNConfiguration.parseOrigin(settings.origin) == nil {
             problems.append(
@@ -108,9 +143,11 @@ extension PNConfiguration {
     }
 
     /// Splits `host[:port]` (IPv6 hosts in brackets: `[::1]:8090`); nil when `origin` is not of that form
-    /// (empty, a URL with a scheme or path, a port outside 1…65535).
+    /// (empty, a URL with a scheme or path, a port outside 1…65535, characters no URL host can hold).
     static func parseOrigin(_ origin: String) -> (host: String, port: Int?)? {
-        guard !origin.isEmpty, !origin.contains(where: { $0.isWhitespace || "/?#@\\".contains($0) }) else {
+        guard !origin.isEmpty, !origin.contains(where: { $0.isWhitespace || "/?#@\\".contains($0) }),
+            URL(string: "http://\(origin)/") != nil
+        else {
             return nil
         }
         let host: Substring

@@ -35,6 +35,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
         var useRandomInitializationVector = false
         var cryptoBackwardCompatibilityMode = PNConfiguration.cryptoBackwardCompatibilityModeDefault
         var deliveryQueue = QueueIdentity(DispatchQueue.main)
+        var maximumResponseBodySize = PNConfiguration.defaultMaximumResponseBodySize
         var anchorCertificatesFile: String?
         var pinnedPublicKeyHashes: [String] = []
         var publishPipelineDepth = 1
@@ -291,7 +292,8 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
         set { self.settings.withLock { $0.cipherKey = newValue } }
     }
 
-    /// The authorization key sent as `auth`; `""` means none is sent. 4.x name: `authKey`.
+    /// The authorization key sent as `auth`; `""` means none is sent. 4.x name: `authKey`. Longer than
+    /// `maximumKeyLength` UTF-8 bytes makes the configuration invalid (`validationError()`).
     public var authorizationKey: String {
         get { self.settings.withLock { $0.authorizationKey } }
         set { self.settings.withLock { $0.authorizationKey = newValue } }

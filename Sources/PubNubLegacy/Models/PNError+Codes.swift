@@ -49,7 +49,8 @@ public let kPNInvalidSubscribeOrPublishKeyError = 109
 public let kPNTooLongMessageError = 110
 
 /// A channel name contains a character the service reserves (service domain). This package also uses it for
-/// the names it refuses before sending anything: empty names and names containing `,` or `/`.
+/// the names it refuses before sending anything: empty names, names containing `,`, `/` or a control character, and
+/// names longer than `PNChannel.maximumNameLength`.
 public let kPNRestrictedCharacterInChannelNameError = 111
 
 /// The service requires an authorization key (HTTP 401, and any refusal other than 403).
@@ -115,3 +116,10 @@ public let kPNConnectionErrorOnSetup = 128
 /// (4.x "message count exceeded"); reported through `pubnubClient(_:error:)`, never as a subscribe failure.
 /// The messages are still delivered.
 public let kPNRequestMessageCountExceededError = 200
+
+/// An answer of the origin was larger than the client reads: its body passed
+/// `PNConfiguration.maximumResponseBodySize`, or its header or trailers passed the transport's fixed bounds. The
+/// request fails with this code (category `malformedResponse`) and the connection is dropped; the client goes on.
+/// Reported where the request's own failure is reported (a call's failure event; `subscriptionDidFailWithError:`
+/// for the subscription, after the same retries as a malformed answer).
+public let kPNResponseTooLargeError = 201

@@ -57,6 +57,8 @@ extension PNError {
             return "Not implemented"
         case kPNRequestMessageCountExceededError:
             return "PubNub client received too many messages in one response"
+        case kPNResponseTooLargeError:
+            return "PubNub client received a response larger than it reads"
         default:
             return PNError.unknownDescription
         }
@@ -126,6 +128,9 @@ extension PNError {
         case kPNRequestMessageCountExceededError:
             return "Looks like one subscribe response carried at least 'requestMessageCountThreshold' messages, "
                 + "so the origin may have dropped older ones"
+        case kPNResponseTooLargeError:
+            return "Looks like the origin (or a proxy in between) sent a response larger than the client's limits, "
+                + "so the client stopped reading it and dropped the connection"
         default:
             return PNError.unknownFailureReason
         }
@@ -200,6 +205,9 @@ extension PNError {
                 + "specified algorythm."
         case kPNRequestMessageCountExceededError:
             return "Request the channel history to catch up, or raise 'requestMessageCountThreshold' in the "
+                + "configuration."
+        case kPNResponseTooLargeError:
+            return "Check the origin and any proxy in between, or raise 'maximumResponseBodySize' in the "
                 + "configuration."
         default:
             return PNError.unknownRecoverySuggestion

@@ -15,7 +15,8 @@ public enum PNErrorCategory: Int, Sendable, CaseIterable {
     case reconnected
     /// The origin refused the request for missing or wrong authorization (codes 112, 113).
     case accessDenied
-    /// The origin's answer could not be decoded or parsed (codes 126, 127).
+    /// The origin's answer could not be decoded or parsed (codes 126, 127), or was larger than the client reads
+    /// (`kPNResponseTooLargeError`).
     case malformedResponse
     /// A received message could not be decrypted with the configured cipher key (code 119,
     /// `kPNCryptoInputDataProcessingError`, the code 3.4 used for it).
@@ -38,7 +39,7 @@ public enum PNErrorCategory: Int, Sendable, CaseIterable {
             return .timeout
         case kPNAPIUnauthorizedAccessError, kPNAPIAccessForbiddenError:
             return .accessDenied
-        case kPNResponseEncodingError, kPNResponseMalformedJSONError:
+        case kPNResponseEncodingError, kPNResponseMalformedJSONError, kPNResponseTooLargeError:
             return .malformedResponse
         case kPNConnectionErrorOnSetup:
             // 3.4 raised 128 when a connection could not be configured, and its recovery text is all about TLS

@@ -80,9 +80,12 @@ func timeTokenFromDate(_ date: Date) -> UInt64 {
 }
 
 /// Reads an unsigned integer out of a decoded JSON value (a number or a decimal string); nil when it holds none.
-/// Negative and non-finite numbers give nil; fractions are truncated; integers keep all 64 bits.
+/// Negative and non-finite numbers give nil; fractions are truncated; integers keep all 64 bits. A boolean is not a
+/// number (a presence event's `"occupancy": true` is not 1): nil, as is any `NSNumber` typed as a C `char`.
 func unsignedValue(of value: Any?) -> UInt64? {
     switch value {
+    case let number as NSNumber where JSONNumberKind(number) == .boolean:
+        return nil
     case let string as String:
         return UInt64(string)
     case let integer as UInt64:

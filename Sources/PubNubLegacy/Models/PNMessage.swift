@@ -35,7 +35,8 @@ public final class PNMessage: NSObject, @unchecked Sendable {
     /// message holding the payload's JSON text.
     ///
     /// Checks in 3.4's order: the payload (`kPNMessageHasNoContentError` for nil, an empty string or JSON text
-    /// that is empty once spaces are removed; `kPNMessageObjectError` for a value JSON cannot express), then the
+    /// that is empty once spaces are removed; `kPNMessageObjectError` for a value JSON cannot express;
+    /// `kPNTooLongMessageError` for more values than fit in a message), then the
     /// channel (`kPNMessageHasNoChannelError` for nil, the channel's `validationError()` for a refused name).
     static func messageWithObject(_ object: Any?, forChannel channel: PNChannel?) -> Result<PNMessage, PNError> {
         let text: String
@@ -59,10 +60,15 @@ public final class PNMessage: NSObject, @unchecked Sendable {
     /// - a String that already is JSON text (starts with `"`, `[` or `{`, ends with `"`, `]` or `}` and parses)
     ///   is sent as it is, so re-sending a `PNMessage`'s stored text does not encode it twice;
     /// - any other String becomes a JSON string; numbers, booleans and `NSNull` become their JSON literal (3.4
-    ///   could not send a bare number); arrays and dictionaries become compact JSON with sorted keys.
+    ///   could not send a bare number); arrays and dictionaries become compact JSON with sorted keys;
+    /// - what JSON cannot express, or the encoder must not see, is refused first (`payloadError(_:)`: cycles, deep
+    ///   nesting, NaN and infinities, lone UTF-16 surrogates, too many values).
     static func jsonText(for object: Any?) -> Result<String, PNError> {
         guard let value = unwrapped(object) else {
             return .failure(PNError(code: kPNMessageHasNoContentError))
+        }
+        if let error = payloadError(value) {
+            return .failure(error)
         }
         if let string = value as? String {
             if string.isEmpty {
@@ -75,7 +81,8 @@ public final class PNMessage: NSObject, @unchecked Sendable {
         guard let text = encodeFragment(value) else {
             return .failure(PNError(code: kPNMessageObjectError))
         }
-        if text.replacingOccurrences(of: " ", with: "").isEmpty {
+        // 3.4's "nothing but spaces" test in one pass over the bytes (`replacingOccurrences` took 150 µs per KiB).
+        if text.utf8.allSatisfy({ $0 == UInt8(ascii: " ") }) {
             return .failure(PNError(code: kPNMessageHasNoContentError))
         }
         return .success(text)
@@ -91,21 +98,10 @@ public final class PNMessage: NSObject, @unchecked Sendable {
         return (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
     }
 
-    /// Compact JSON for any value JSON can express, top-level fragments included; nil otherwise. The value is
-    /// wrapped in an array for the validity check because `isValidJSONObject` refuses fragments, and the
-    /// serializer must never see an invalid object (it traps instead of throwing).
+    /// Compact JSON for any value JSON can express, top-level fragments included; nil otherwise. Byte for byte what
+    /// corelibs' `JSONSerialization` wrote for it, which the package used before it had its own encoder.
     private static func encodeFragment(_ value: Any) -> String? {
-        let wrapped: [Any] = [value]
-        guard JSONSerialization.isValidJSONObject(wrapped),
-            let data = try? JSONSerialization.data(
-                withJSONObject: wrapped,
-                options: [.sortedKeys, .withoutEscapingSlashes]
-            ),
-            let text = String(data: data, encoding: .utf8), text.hasPrefix("["), text.hasSuffix("]")
-        else {
-            return nil
-        }
-        return String(text.dropFirst().dropLast())
+        JSONFragmentEncoder.encode(value)
     }
 
     /// `object` with any levels of `Optional` removed; nil when one of them is empty.

@@ -15,9 +15,29 @@ struct TransportRequest: Sendable, Equatable {
     /// Only transports that can honour it act on it (`canRelaxCertificateValidation`); the others validate as
     /// usual, and the engine does not ask them to relax.
     var relaxedCertificateValidation = false
+    /// How much of an answer the transport reads before it gives up on it (`TransportFailure.responseTooLarge`).
+    var limits = ResponseLimits()
     /// For `https`: the configuration's own trust anchors and public-key pins. A transport that cannot enforce
     /// them fails the request with a TLS failure instead of ignoring them.
     var trust = TLSTrust()
+}
+
+/// Bounds on what one HTTP answer may make the client hold, so an origin, proxy or attacker cannot take the process
+/// down through memory (a 1 GB body, endless chunks, endless headers or trailers). The defaults are far above what
+/// the PubNub service sends: its largest answers — a 100-message subscribe or history page of 32 KiB messages — stay
+/// under 4 MiB.
+struct ResponseLimits: Sendable, Equatable {
+    /// Status line and header lines, line ends included.
+    var maximumHeaderBytes = 65_536
+    /// Header lines.
+    var maximumHeaderCount = 256
+    /// Trailer lines after a chunked body, line ends included.
+    var maximumTrailerBytes = 65_536
+    /// The body, after chunked framing is removed (`PNConfiguration.maximumResponseBodySize`).
+    var maximumBodyBytes = ResponseLimits.defaultMaximumBodyBytes
+
+    /// 32 MiB.
+    static let defaultMaximumBodyBytes = 32 * 1_024 * 1_024
 }
 
 /// What an `https` request trusts, set by the configuration (`PNConfiguration.anchorCertificatesFile`,
@@ -53,6 +73,9 @@ enum TransportFailure: Error, Sendable, Equatable {
     case tls(code: Int, description: String)
     /// Anything else the HTTP stack reports, with its original code.
     case other(domain: String, code: Int, description: String)
+    /// The answer passed one of the request's `ResponseLimits` (named in the description); the connection was
+    /// dropped without reading the rest.
+    case responseTooLarge(String)
 }
 
 /// A request in flight; `cancel()` makes its completion report `.cancelled` unless it already finished.

@@ -31,6 +31,16 @@ extension PNError {
             return PNError(code: kPNResponseEncodingError, category: .malformedResponse)
         case .malformedJSON:
             return PNError(code: kPNResponseMalformedJSONError, category: .malformedResponse)
+        case .malformedField(let reason):
+            return PNError(
+                domain: nil,
+                code: kPNResponseMalformedJSONError,
+                message: nil,
+                failureReason: "The answer is JSON, but \(reason).",
+                category: .malformedResponse,
+                associatedObject: nil,
+                underlyingError: nil
+            )
         case .unexpectedStatus(let status):
             return PNError(
                 message: "PubNub origin answered with unexpected HTTP status \(status)",
@@ -79,6 +89,13 @@ extension PNError {
                 category: .unknown,
                 associatedObject: nil,
                 underlyingError: NSError(domain: domain, code: code)
+            )
+        case .responseTooLarge(let why):
+            return PNError(
+                message: "PubNub client stopped reading a response: \(why)",
+                code: kPNResponseTooLargeError,
+                category: .malformedResponse,
+                associatedObject: nil
             )
         }
     }

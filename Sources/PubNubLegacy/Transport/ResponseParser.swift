@@ -16,38 +16,12 @@ enum ResponseFailure: Error, Sendable, Equatable {
     case notUTF8
     /// The body is not JSON, or not the JSON shape of the operation (code 127).
     case malformedJSON
+    /// A field of the answer has the wrong JSON type or an impossible value — a boolean, fraction or out-of-range
+    /// number where an integer or time token belongs, a number where a string belongs (code 127). The text names the
+    /// field and what it held (`ResponseParser+Fields.swift`).
+    case malformedField(String)
     /// A non-2xx answer without an error payload (code −1, the message names the status).
     case unexpectedStatus(Int)
-}
-
-/// The answer to a v2 subscribe.
-struct SubscribeResponse {
-    /// The next cursor (`t.t`).
-    var timetoken: UInt64
-    /// The cursor's region (`t.r`), sent back as `tr`.
-    var region: Int?
-    var messages: [SubscribeEnvelope]
-}
-
-/// One event of a subscribe answer.
-struct SubscribeEnvelope {
-    /// The channel the event was published on (`c`); presence events name the `-pnpres` channel.
-    var channel: String
-    /// The subscription that matched (`b`), when the origin sends it.
-    var subscription: String?
-    /// The payload (`d`).
-    var payload: Any
-    /// The publish timetoken (`p.t`).
-    var publishTimetoken: UInt64?
-    /// The publisher's uuid (`i`).
-    var publisher: String?
-}
-
-/// The answer to a v2 history request.
-struct HistoryResponse {
-    var messages: [Any]
-    var start: UInt64
-    var end: UInt64
 }
 
 /// The answer to a single-channel here-now.
@@ -96,25 +70,13 @@ enum ResponseParser {
         return .success(json)
     }
 
-    /// A timetoken given as a JSON string or number, read as `UInt64` (never through `Double`).
-    static func timetoken(_ value: Any?) -> UInt64? {
-        if let text = value as? String { return UInt64(text) }
-        // No `is Bool` test: on Linux a JSON 0 or 1 also answers `is Bool`, and `[[],0,0]` must parse.
-        if let number = value as? NSNumber {
-            return UInt64(number.stringValue)
-        }
-        return nil
-    }
-
     // MARK: - Operations
 
     /// `/time/0` → `[tt]`.
     static func time(_ response: TransportResponse) -> Result<UInt64, ResponseFailure> {
         Self.json(from: response).flatMap { json in
-            guard let array = json as? [Any], array.count == 1, let token = Self.timetoken(array[0]) else {
-                return .failure(.malformedJSON)
-            }
-            return .success(token)
+            guard let array = json as? [Any], array.count == 1 else { return .failure(.malformedJSON) }
+            return Self.timetoken(array[0], field: "the time token")
         }
     }
 
@@ -122,46 +84,27 @@ enum ResponseParser {
     static func publish(_ response: TransportResponse) -> Result<UInt64?, ResponseFailure> {
         Self.json(from: response).flatMap { json in
             guard let array = json as? [Any], array.count >= 2 else { return .failure(.malformedJSON) }
-            if Self.isZero(array[0]) {
-                return .failure(.serverMessage((array[1] as? String) ?? "Unknown error", status: response.status))
+            let sent: Bool
+            let text: String?
+            switch (Self.flag(array[0], field: "the publish flag"), Self.optionalString(array[1], field: "the text")) {
+            case (.failure(let failure), _), (_, .failure(let failure)): return .failure(failure)
+            case (.success(let flag), .success(let description)): (sent, text) = (flag, description)
             }
-            return .success(array.count >= 3 ? Self.timetoken(array[2]) : nil)
-        }
-    }
-
-    /// v2 subscribe → `{"t": {"t": "tt", "r": n}, "m": [envelopes]}`.
-    static func subscribe(_ response: TransportResponse) -> Result<SubscribeResponse, ResponseFailure> {
-        Self.json(from: response).flatMap { json in
-            guard let object = json as? [String: Any], let cursor = object["t"] as? [String: Any],
-                let token = Self.timetoken(cursor["t"]), let list = object["m"] as? [Any]
-            else { return .failure(.malformedJSON) }
-            var messages: [SubscribeEnvelope] = []
-            messages.reserveCapacity(list.count)
-            for item in list {
-                guard let envelope = item as? [String: Any], let channel = envelope["c"] as? String else {
-                    return .failure(.malformedJSON)
-                }
-                let publish = envelope["p"] as? [String: Any]
-                messages.append(
-                    SubscribeEnvelope(
-                        channel: channel,
-                        subscription: envelope["b"] as? String,
-                        payload: envelope["d"] ?? NSNull(),
-                        publishTimetoken: Self.timetoken(publish?["t"]),
-                        publisher: envelope["i"] as? String
-                    )
-                )
-            }
-            let region = (cursor["r"] as? NSNumber)?.intValue
-            return .success(SubscribeResponse(timetoken: token, region: region, messages: messages))
+            guard sent else { return .failure(.serverMessage(text ?? "Unknown error", status: response.status)) }
+            return Self.optionalTimetoken(array.count >= 3 ? array[2] : nil, field: "the publish time token")
         }
     }
 
     /// Leave, heartbeat, push add/remove/remove-device: any non-error JSON answer is success.
     static func acknowledgement(_ response: TransportResponse) -> Result<Void, ResponseFailure> {
         Self.json(from: response).flatMap { json in
-            if let array = json as? [Any], array.count >= 2, Self.isZero(array[0]) {
-                return .failure(.serverMessage((array[1] as? String) ?? "Unknown error", status: response.status))
+            if let array = json as? [Any], array.count >= 2, array[0] is NSNumber {
+                switch Self.flag(array[0], field: "the acknowledgement flag") {
+                case .failure(let failure): return .failure(failure)
+                case .success(false):
+                    return .failure(.serverMessage((array[1] as? String) ?? "Unknown error", status: response.status))
+                case .success(true): break
+                }
             }
             return .success(())
         }
@@ -172,22 +115,10 @@ enum ResponseParser {
         Self.json(from: response).flatMap { json in
             guard let object = json as? [String: Any] else { return .failure(.malformedJSON) }
             let body = (object["payload"] as? [String: Any]).flatMap { Self.singleChannel($0) } ?? object
-            guard let occupancy = (body["occupancy"] as? NSNumber)?.intValue else { return .failure(.malformedJSON) }
-            let uuids = (body["uuids"] as? [Any] ?? []).compactMap { item -> String? in
-                if let uuid = item as? String { return uuid }
-                return (item as? [String: Any])?["uuid"] as? String
+            guard body["occupancy"] != nil else { return .failure(.malformedJSON) }
+            return Self.integer(body["occupancy"], field: "the occupancy", in: 0...Int.max).flatMap { occupancy in
+                Self.hereNowUUIDs(body["uuids"]).map { HereNowResponse(uuids: $0, occupancy: occupancy) }
             }
-            return .success(HereNowResponse(uuids: uuids, occupancy: occupancy))
-        }
-    }
-
-    /// v2 history → `[[messages], start, end]` with numeric tokens.
-    static func history(_ response: TransportResponse) -> Result<HistoryResponse, ResponseFailure> {
-        Self.json(from: response).flatMap { json in
-            guard let array = json as? [Any], array.count == 3, let messages = array[0] as? [Any],
-                let start = Self.timetoken(array[1]), let end = Self.timetoken(array[2])
-            else { return .failure(.malformedJSON) }
-            return .success(HistoryResponse(messages: messages, start: start, end: end))
         }
     }
 
@@ -195,8 +126,14 @@ enum ResponseParser {
     static func pushChannels(_ response: TransportResponse) -> Result<[String], ResponseFailure> {
         Self.json(from: response).flatMap { json in
             guard let array = json as? [Any] else { return .failure(.malformedJSON) }
-            let names = array.compactMap { $0 as? String }
-            guard names.count == array.count else { return .failure(.malformedJSON) }
+            var names: [String] = []
+            names.reserveCapacity(array.count)
+            for (index, item) in array.enumerated() {
+                guard let name = item as? String else {
+                    return .failure(Self.wrongType("push channel \(index)", item, expected: "a channel name"))
+                }
+                names.append(name)
+            }
             return .success(names)
         }
     }
@@ -222,9 +159,20 @@ enum ResponseParser {
         return (payload?["channels"] as? [Any])?.compactMap { $0 as? String } ?? []
     }
 
-    private static func isZero(_ value: Any) -> Bool {
-        guard let number = value as? NSNumber else { return false }
-        return number.intValue == 0
+    /// Here-now `uuids`: absent, or an array of uuid strings or `{"uuid": …}` objects.
+    private static func hereNowUUIDs(_ value: Any?) -> Result<[String], ResponseFailure> {
+        guard let value, !(value is NSNull) else { return .success([]) }
+        guard let items = value as? [Any] else { return .failure(Self.wrongType("uuids", value, expected: "an array")) }
+        var uuids: [String] = []
+        uuids.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            let uuid = item as? String ?? (item as? [String: Any])?["uuid"] as? String
+            guard let uuid else {
+                return .failure(Self.wrongType("uuids[\(index)]", item, expected: "a uuid or {\"uuid\": …}"))
+            }
+            uuids.append(uuid)
+        }
+        return .success(uuids)
     }
 
     /// The single entry of a multi-channel here-now payload (`payload.channels.{ch}`), if there is exactly one.

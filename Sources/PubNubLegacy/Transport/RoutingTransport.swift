@@ -33,9 +33,19 @@ final class RoutingTransport: HTTPTransport {
     }
 
     /// A lane of `maximumConnections`: sockets for plain HTTP, and for TLS when OpenSSL is there; URLSession for
-    /// TLS otherwise.
-    convenience init(maximumConnections: Int, label: String, notice: TLSFallbackNotice = .shared) {
-        let sockets = SocketTransport(maximumConnections: maximumConnections, label: label)
+    /// TLS otherwise. `reusesConnections`: keep-alive on the socket transport (see `SocketTransport`); URLSession
+    /// manages its own connections.
+    convenience init(
+        maximumConnections: Int,
+        label: String,
+        reusesConnections: Bool = true,
+        notice: TLSFallbackNotice = .shared
+    ) {
+        let sockets = SocketTransport(
+            maximumConnections: maximumConnections,
+            label: label,
+            reusesConnections: reusesConnections
+        )
         let carriesTLS = sockets.supportsTLS
         self.init(plain: sockets, plainCarriesTLS: carriesTLS) {
             notice.fellBack()

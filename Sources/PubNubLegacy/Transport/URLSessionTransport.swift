@@ -94,6 +94,19 @@ final class URLSessionTransport: HTTPTransport {
                 completion(.failure(.other(domain: "PubNubLegacy.Transport", code: -1, description: "not HTTP")))
                 return
             }
+            // URLSession reads the whole body before it hands it over, so the limit only keeps an oversized answer
+            // from going further; it cannot bound what URLSession held meanwhile (nor headers or trailers).
+            let limit = request.limits.maximumBodyBytes
+            if let data, data.count > limit {
+                completion(
+                    .failure(
+                        .responseTooLarge(
+                            "its body is larger than \(limit) bytes (PNConfiguration.maximumResponseBodySize)"
+                        )
+                    )
+                )
+                return
+            }
             completion(.success(TransportResponse(status: http.statusCode, body: data ?? Data())))
         }
         let task = self.invalidated.withLock { invalidated -> URLSessionDataTask? in

@@ -44,6 +44,29 @@ import Testing
         )
     }
 
+    /// What the PubNub service does with valid JSON that some decoders refuse (issue 20, item 1): it stores the
+    /// published bytes. A lone surrogate escape (Python's `json.dumps` writes one for such a string), an exponent
+    /// out of every float's range and a 400-digit integer are RFC 8259 JSON, so they are stored and sent back
+    /// byte for byte, in history and in subscribe answers; `Infinity` and `NaN` (what `json.dumps` writes for
+    /// those floats) are not JSON and get 400 "Invalid JSON".
+    @Test(arguments: [#""\ud800""#, #""\udc00x""#, "1e999999", "-0.0e-999999", String(repeating: "9", count: 400)])
+    func validJSONThatDecodersRefuseIsStoredAsSent(_ json: String) {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        origin.publish(json, on: "c")
+        let history = origin.get("/v2/history/sub-key/sub/channel/c")
+        #expect(history.text.hasPrefix("[[\(json)],"))
+        let poll = origin.get("/v2/subscribe/sub/c/0?tt=1&tr=1")
+        #expect(poll.text.contains(#""d":\#(json),"#))
+    }
+
+    @Test(arguments: ["Infinity", "-Infinity", "NaN", "%5BInfinity%5D"])
+    func nonJSONNumbersAre400(_ message: String) {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        #expect(origin.get("/publish/pub/sub/0/c/0/\(message)").array[1] as? String == "Invalid JSON")
+    }
+
     @Test func anUnescapedSlashInTheMessageIsTolerated() {
         let origin = OriginHarness()
         defer { origin.stop() }

@@ -56,11 +56,19 @@ import Testing
         #expect(try JSONValue(foundation: decrypted) == JSONValue(parsing: message))
     }
 
-    /// Numbers and other non-string messages have no string leaf and are sent as they are.
-    @Test func scalarMessagesAreNotEncrypted() throws {
+    /// A bare number, boolean or null has no string leaf: sent in clear it would reach every 3.3 reader (this one
+    /// included) as `DECRYPTION_ERROR`, so it is refused before sending. Found by the `client-decrypt` fuzz target.
+    /// Inside a container such values stay in clear and come back as they were.
+    @Test func scalarMessagesAreRefusedAndNestedOnesKept() throws {
         let cryptor = MessageCryptor(cipherKey: "enigma", mode: .compatibility33)
-        #expect(try cryptor.encrypt(messageJSONText: "42").get() == "42")
-        #expect(try cryptor.encrypt(messageJSONText: "null").get() == "null")
+        #expect(cryptor.encrypt(messageJSONText: "42") == .failure(.scalarMessageIn33Scheme("number or boolean")))
+        #expect(cryptor.encrypt(messageJSONText: "false") == .failure(.scalarMessageIn33Scheme("number or boolean")))
+        #expect(cryptor.encrypt(messageJSONText: "null") == .failure(.scalarMessageIn33Scheme("null")))
+        let wire = try cryptor.encrypt(messageJSONText: "[42,false,null,\"seven\"]").get()
+        #expect(wire.hasPrefix("[42,false,null,\""))
+        let value = try JSONSerialization.jsonObject(with: Data(wire.utf8), options: .fragmentsAllowed)
+        let decrypted = try cryptor.decrypt(wireValue: value).get()
+        #expect(try JSONValue(foundation: decrypted) == JSONValue(parsing: "[42,false,null,\"seven\"]"))
     }
 
     @Test func invalidMessageTextIsAnError() {

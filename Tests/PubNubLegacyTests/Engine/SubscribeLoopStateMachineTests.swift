@@ -366,6 +366,28 @@ import Testing
         #expect(Self.sent(machine.idleTimerFired(catchUp: false))?.cursor == nil)
     }
 
+    @Test func aLongPollPastItsDeadlineIsReissuedFromTheKeptCursor() throws {
+        var machine = try Self.subscribed(["a"], token: 100)
+        let poll = try #require(machine.requestInFlight)
+        let actions = machine.deadlinePassed(request: poll, catchUp: true)
+        let again = try #require(Self.sent(actions))
+        #expect(actions == [.cancelInFlight, .send(again)])
+        #expect(again.cursor?.timetoken == 100)
+        #expect(again.wait == .idle)
+        // A deadline of a request no longer in flight, and of a handshake (its own 10 s timer), does nothing.
+        #expect(machine.deadlinePassed(request: poll, catchUp: true).isEmpty)
+        let handshake = try #require(
+            Self.sent(machine.subscribe(op: 3, adding: ["b"], withPresenceEvent: true, keepTimeToken: true))
+        )
+        #expect(machine.deadlinePassed(request: handshake.id, catchUp: true).isEmpty)
+        // Without catch-up the stalled poll is replaced by a handshake from 0 (docs/BEHAVIOR.md §3.3).
+        var plain = try Self.subscribed(["a"], token: 100)
+        let stalled = try #require(plain.requestInFlight)
+        let fresh = try #require(Self.sent(plain.deadlinePassed(request: stalled, catchUp: false)))
+        #expect(fresh.cursor == nil)
+        #expect(fresh.wait == .handshake)
+    }
+
     @Test func removeAllFailsAPendingChange() throws {
         var machine = try Self.subscribed(["a"], token: 100)
         _ = machine.subscribe(op: 6, adding: ["b"], withPresenceEvent: true, keepTimeToken: true)

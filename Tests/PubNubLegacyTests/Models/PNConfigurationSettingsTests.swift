@@ -17,6 +17,8 @@ import Testing
         configuration.deliveryQueue = queue
         configuration.useRandomInitializationVector = true
         configuration.cryptoBackwardCompatibilityMode = true
+        #expect(configuration.maximumResponseBodySize == 33_554_432)
+        configuration.maximumResponseBodySize = 65_536
         #expect(configuration.uuid == "user-1")
         #expect(configuration.subscribeMaximumIdleTime == 60)
         #expect(!configuration.keepTimeTokenOnListChange)
@@ -26,6 +28,9 @@ import Testing
         #expect(configuration.deliveryQueue === queue)
         #expect(configuration.useRandomInitializationVector)
         #expect(configuration.cryptoBackwardCompatibilityMode)
+        #expect(configuration.maximumResponseBodySize == 65_536)
+        configuration.maximumResponseBodySize = 0
+        #expect(configuration.maximumResponseBodySize == 1_024)
     }
 
     @Test func threeThreeCompatibilityFollowsTheCompileCondition() {
@@ -48,6 +53,7 @@ import Testing
             { $0.restoreSubscriptionFromLastTimeToken = false }, { $0.ignoreSecureConnectionRequirement = true },
             { $0.reduceSecurityLevelOnError = true }, { $0.autoReconnectClient = false },
             { $0.acceptCompressedResponse = false }, { $0.useSecureConnection = false },
+            { $0.maximumResponseBodySize = 4_096 },
             { $0.anchorCertificatesFile = "ca.pem" }, { $0.pinnedPublicKeyHashes = [Self.pin] },
         ]
         for change in changes {

@@ -47,6 +47,9 @@ import Testing
     @Test(arguments: [
         "http://x", "x/y", "x:0", "x:65536", "x:", "x:8a", ":80", "a b", "::1", "[::1", "[]:80", "x:+80", "u@x",
         "x:٣",
+        // Found by the `client-arguments` fuzz target: characters no URL host can hold passed, and every request
+        // then failed to build.
+        "h\u{0}cct", "a\u{7F}b", "a<b>", "a|b", "a\"b", "a{b}", "a^b", "a`b",
     ])
     func malformedOriginsAreInvalid(_ origin: String) throws {
         let error = try #require(Self.configuration(origin: origin).validationError())

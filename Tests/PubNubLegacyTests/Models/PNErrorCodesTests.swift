@@ -202,7 +202,7 @@ import Testing
     static let fourXCodes: Set<Int> = [100, 3000, 4000, 4001, 4002, 4003]
 
     @Test func addedCodesCollideWithNoThreeXOrFourXCode() {
-        let added = [kPNRequestMessageCountExceededError]
+        let added = [kPNRequestMessageCountExceededError, kPNResponseTooLargeError]
         for code in added {
             #expect(!Self.threeXCodes.contains(code), "code \(code) is a 3.x code")
             #expect(!Self.fourXCodes.contains(code), "code \(code) is a 4.x code")
@@ -212,6 +212,12 @@ import Testing
         #expect(
             PNError(code: kPNRequestMessageCountExceededError).localizedDescription
                 == "PubNub client received too many messages in one response"
+        )
+        #expect(kPNResponseTooLargeError == 201)
+        #expect(PNError(code: kPNResponseTooLargeError).category == .malformedResponse)
+        #expect(
+            PNError(code: kPNResponseTooLargeError).localizedDescription
+                == "PubNub client received a response larger than it reads"
         )
     }
 }

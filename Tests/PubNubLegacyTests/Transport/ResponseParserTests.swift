@@ -86,8 +86,14 @@ import Testing
         #expect(parsed.messages[0].subscription == "a")
         #expect(parsed.messages[0].publisher == "u2")
         #expect(parsed.messages[0].publishTimetoken == 14_818_963_587_725_382)
-        #expect((parsed.messages[0].payload as? [String: Any])?["text"] as? String == "hi")
-        #expect((parsed.messages[2].payload as? NSNumber)?.intValue == 5)
+        guard case .value(let first) = parsed.payload(of: parsed.messages[0]),
+            case .value(let third) = parsed.payload(of: parsed.messages[2])
+        else {
+            Issue.record("payloads not decoded")
+            return
+        }
+        #expect((first as? [String: Any])?["text"] as? String == "hi")
+        #expect((third as? NSNumber)?.intValue == 5)
     }
 
     @Test func subscribeHandshakeHasNoMessages() throws {
@@ -118,6 +124,11 @@ import Testing
             Self.response(200, "[[\"m1\",{\"k\":2}],14820999261239656,14820999264622346]")
         ).get()
         #expect(parsed.messages.count == 2)
+        guard case .value(let first) = parsed.messages[0] else {
+            Issue.record("history message not decoded")
+            return
+        }
+        #expect(first as? String == "m1")
         #expect(parsed.start == 14_820_999_261_239_656)
         #expect(parsed.end == 14_820_999_264_622_346)
         #expect(throws: ResponseFailure.malformedJSON) {
@@ -137,5 +148,106 @@ import Testing
         #expect(throws: ResponseFailure.serverMessage("Invalid device token", status: 400)) {
             try ResponseParser.acknowledgement(Self.response(400, "{\"error\":\"Invalid device token\"}")).get()
         }
+    }
+}
+
+// MARK: - Payloads decoded one by one
+
+extension ResponseParserTests {
+    /// Valid JSON (RFC 8259) that `JSONSerialization` refuses: what a publisher can store and an origin sends back.
+    static let unrepresentable = [#""\ud800""#, #""\udc00x""#, "1e999999", String(repeating: "7", count: 400)]
+
+    @Test(arguments: ResponseParserTests.unrepresentable)
+    func oneUnrepresentablePayloadSpoilsOnlyItselfAndTheCursorAdvances(poison: String) throws {
+        let body = """
+            {"t":{"t":"30","r":1},"m":[
+              {"p":{"t":"10"},"c":"ch","d":"before"},
+              {"p":{"t":"20"},"c":"ch","d":\(poison)},
+              {"p":{"t":"30"},"c":"ch","d":{"after":true}}
+            ]}
+            """
+        let parsed = try ResponseParser.subscribe(Self.response(200, body)).get()
+        #expect(parsed.timetoken == 30)
+        #expect(parsed.messages.map(\.publishTimetoken) == [10, 20, 30])
+        let payloads = parsed.messages.map { parsed.payload(of: $0) }
+        guard case .value(let first) = payloads[0], case .undecodable(let text, let reason) = payloads[1],
+            case .value(let third) = payloads[2]
+        else {
+            Issue.record("unexpected payloads: \(payloads)")
+            return
+        }
+        #expect(first as? String == "before")
+        #expect(text == poison)
+        #expect(reason == .notRepresentable)
+        #expect((third as? [String: Any])?["after"] as? Bool == true)
+    }
+
+    @Test func aPayloadThatIsNotUTF8IsReportedWithItsText() throws {
+        var body = Array(#"{"t":{"t":"5"},"m":[{"c":"ch","d":""#.utf8)
+        body += [0x61, 0xFF, 0x62]
+        body += Array(#""},{"c":"ch","d":2}]}"#.utf8)
+        let parsed = try ResponseParser.subscribe(TransportResponse(status: 200, body: Data(body))).get()
+        guard case .undecodable(let text, .notUTF8) = parsed.payload(of: parsed.messages[0]),
+            case .value(let second) = parsed.payload(of: parsed.messages[1])
+        else {
+            Issue.record("unexpected payloads")
+            return
+        }
+        #expect(text == "\"a\u{FFFD}b\"")
+        #expect((second as? NSNumber)?.intValue == 2)
+    }
+
+    @Test func anEnvelopeWithoutAChannelIsKeptAsUnreadable() throws {
+        let body = #"{"t":{"t":"9"},"m":[{"d":1},7,{"c":"\ud800","d":2},{"c":"ok","d":3}]}"#
+        let parsed = try ResponseParser.subscribe(Self.response(200, body)).get()
+        #expect(parsed.messages.map(\.channel) == [nil, nil, nil, "ok"])
+        guard case .undecodable(let text, .unreadableEnvelope) = parsed.payload(of: parsed.messages[1]) else {
+            Issue.record("not reported as unreadable")
+            return
+        }
+        #expect(text == "7")
+    }
+
+    @Test func aDeeplyNestedPayloadIsReportedNotFatal() throws {
+        let depth = 100_000
+        let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+        let body = #"{"t":{"t":"9"},"m":[{"c":"ch","d":"# + deep + #"},{"c":"ch","d":"fine"}]}"#
+        let parsed = try ResponseParser.subscribe(Self.response(200, body)).get()
+        #expect(parsed.messages.count == 2)
+        guard case .undecodable(let text, _) = parsed.payload(of: parsed.messages[0]),
+            case .value(let second) = parsed.payload(of: parsed.messages[1])
+        else {
+            Issue.record("unexpected payloads")
+            return
+        }
+        #expect(text.count == 2 * depth)
+        #expect(second as? String == "fine")
+    }
+
+    @Test func brokenSyntaxStillFailsTheWholeAnswer() {
+        #expect(throws: ResponseFailure.malformedJSON) {
+            try ResponseParser.subscribe(Self.response(200, #"{"t":{"t":"9"},"m":[{"c":"ch","d":[1,}]}"#)).get()
+        }
+        #expect(throws: ResponseFailure.malformedJSON) {
+            try ResponseParser.subscribe(Self.response(200, #"{"t":{"t":"9"}}"#)).get()
+        }
+        #expect(throws: ResponseFailure.serverMessage("Invalid Subscribe Key", status: 200)) {
+            try ResponseParser.subscribe(Self.response(200, #"{"error":true,"message":"Invalid Subscribe Key"}"#)).get()
+        }
+    }
+
+    @Test(arguments: ResponseParserTests.unrepresentable)
+    func historyDecodesEveryMessageOnItsOwn(poison: String) throws {
+        let parsed = try ResponseParser.history(Self.response(200, "[[\"a\",\(poison),{\"b\":1}],11,33]")).get()
+        #expect(parsed.start == 11 && parsed.end == 33)
+        #expect(parsed.messages.count == 3)
+        guard case .value(let first) = parsed.messages[0], case .undecodable(let text, _) = parsed.messages[1],
+            case .value = parsed.messages[2]
+        else {
+            Issue.record("unexpected history messages")
+            return
+        }
+        #expect(first as? String == "a")
+        #expect(text == poison)
     }
 }

@@ -4,8 +4,10 @@ import Foundation
 /// `Content-Length`, `Transfer-Encoding: chunked` or the end of the stream. Pure: no I/O, so tests feed it bytes in
 /// any split.
 ///
-/// Interim `1xx` answers are skipped. Sizes are bounded (`maximumHeaderBytes`, `maximumBodyBytes`): past them the
-/// reader fails instead of buffering without end.
+/// Interim `1xx` answers are skipped (at most `maximumInterimAnswers`). What it holds is bounded by the request's
+/// `ResponseLimits` — header bytes and lines, trailer bytes, body bytes — and by one read of the connection: past a
+/// limit it fails at once, without waiting for the rest, so an endless body, endless chunks or endless trailers cost
+/// no more memory than the limit.
 struct HTTPResponseReader {
     /// What the reader needs next.
     enum Progress: Equatable {
@@ -19,13 +21,20 @@ struct HTTPResponseReader {
     enum Failure: Error, Equatable {
         /// Not HTTP/1.x, or a header or chunk line that cannot be read.
         case malformed(String)
-        /// The head is larger than `maximumHeaderBytes`.
+        /// The head is larger than `ResponseLimits.maximumHeaderBytes`.
         case headerTooLarge
-        /// The body is larger than `maximumBodyBytes`.
+        /// The head has more lines than `ResponseLimits.maximumHeaderCount`.
+        case tooManyHeaders
+        /// The trailers of a chunked body are larger than `ResponseLimits.maximumTrailerBytes`.
+        case trailersTooLarge
+        /// The body is larger than `ResponseLimits.maximumBodyBytes`.
         case bodyTooLarge
         /// The stream ended before the response was complete.
         case truncated
     }
+
+    /// Interim answers (`100 Continue` and the like) accepted before the real one.
+    static let maximumInterimAnswers = 16
 
     private enum Phase {
         case head
@@ -38,8 +47,7 @@ struct HTTPResponseReader {
         case done
     }
 
-    let maximumHeaderBytes: Int
-    let maximumBodyBytes: Int
+    let limits: ResponseLimits
     private var phase = Phase.head
     private var buffer: [UInt8] = []
     /// Where unread bytes start in `buffer`.
@@ -48,12 +56,16 @@ struct HTTPResponseReader {
     /// Whether the last complete response left the connection open (HTTP/1.1 without `Connection: close`, or a
     /// 1.0 keep-alive, and a framed body).
     private(set) var keepAlive = true
-    private var body: [UInt8] = []
+    private var body = Data()
+    private var interimAnswers = 0
+    private var trailerBytes = 0
 
-    init(maximumHeaderBytes: Int = 65_536, maximumBodyBytes: Int = 16_777_216) {
-        self.maximumHeaderBytes = maximumHeaderBytes
-        self.maximumBodyBytes = maximumBodyBytes
+    init(limits: ResponseLimits = ResponseLimits()) {
+        self.limits = limits
     }
+
+    private var maximumHeaderBytes: Int { self.limits.maximumHeaderBytes }
+    private var maximumBodyBytes: Int { self.limits.maximumBodyBytes }
 
     /// Adds `bytes` received from the connection.
     mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> Progress {
@@ -70,7 +82,7 @@ struct HTTPResponseReader {
     mutating func finish() throws(Failure) -> Progress {
         guard case .untilClose = self.phase else { throw .truncated }
         self.phase = .done
-        return .complete(TransportResponse(status: self.status, body: Data(self.body)), reusable: false)
+        return .complete(TransportResponse(status: self.status, body: self.body), reusable: false)
     }
 
     // MARK: - Parsing
@@ -113,8 +125,12 @@ struct HTTPResponseReader {
                 guard line.isEmpty else { throw .malformed("chunk not followed by a line end") }
                 self.phase = .chunkSize
             case .trailers:
-                guard let line = try self.readLine(limit: self.maximumHeaderBytes) else { return .needMore }
+                let left = self.limits.maximumTrailerBytes - self.trailerBytes
+                let start = self.cursor
+                guard let line = try self.readLine(limit: left, tooLong: .trailersTooLarge) else { return .needMore }
                 if line.isEmpty { return self.complete() }
+                self.trailerBytes += self.cursor - start
+                self.compact()
             case .untilClose:
                 let available = self.buffer.count - self.cursor
                 guard available <= self.maximumBodyBytes - self.body.count else { throw .bodyTooLarge }
@@ -131,8 +147,8 @@ struct HTTPResponseReader {
     private mutating func complete() -> Progress {
         self.phase = .done
         let reusable = self.keepAlive && self.cursor == self.buffer.count
-        let response = TransportResponse(status: self.status, body: Data(self.body))
-        self.body = []
+        let response = TransportResponse(status: self.status, body: self.body)
+        self.body = Data()
         if self.cursor == self.buffer.count {
             self.buffer.removeAll(keepingCapacity: true)
         } else {
@@ -151,6 +167,8 @@ struct HTTPResponseReader {
         }
         self.phase = .head
         self.status = 0
+        self.interimAnswers = 0
+        self.trailerBytes = 0
         if self.buffer.isEmpty { return .needMore }
         return try self.advance()
     }
@@ -163,20 +181,20 @@ struct HTTPResponseReader {
         }
     }
 
-    /// The next line without its line end (CRLF or LF), or nil when it has not fully arrived.
-    private mutating func readLine(limit: Int) throws(Failure) -> String? {
+    /// The next line without its line end (CRLF or LF), or nil when it has not fully arrived. A line (with its
+    /// line end) longer than `limit` fails with `tooLong`.
+    private mutating func readLine(
+        limit: Int,
+        tooLong: Failure = .malformed("line too long")
+    ) throws(Failure) -> String? {
         let end = self.buffer[self.cursor...].firstIndex(of: UInt8(ascii: "\n"))
         guard let end else {
-            if self.buffer.count - self.cursor > limit {
-                throw limit >= self.maximumHeaderBytes ? .headerTooLarge : .malformed("line too long")
-            }
+            if self.buffer.count - self.cursor > limit { throw tooLong }
             return nil
         }
+        guard end + 1 - self.cursor <= limit else { throw tooLong }
         var lineEnd = end
         if lineEnd > self.cursor && self.buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-        guard lineEnd - self.cursor <= limit else {
-            throw limit >= self.maximumHeaderBytes ? .headerTooLarge : .malformed("line too long")
-        }
         let line = String(decoding: self.buffer[self.cursor..<lineEnd], as: UTF8.self)
         self.cursor = end + 1
         return line
@@ -184,11 +202,12 @@ struct HTTPResponseReader {
 
     /// Reads the status line and headers when the whole head has arrived; returns false when more bytes are needed.
     private mutating func readHead() throws(Failure) -> Bool {
+        // Bytes that are not HTTP are refused as such before any size check, however the stream was split.
+        if self.buffer.count - self.cursor >= 5, !self.buffer[self.cursor...].starts(with: Array("HTTP/".utf8)) {
+            throw .malformed("not an HTTP response")
+        }
         guard let headEnd = self.headEnd() else {
             if self.buffer.count - self.cursor > self.maximumHeaderBytes { throw .headerTooLarge }
-            if self.buffer.count - self.cursor >= 5, !self.buffer[self.cursor...].starts(with: Array("HTTP/".utf8)) {
-                throw .malformed("not an HTTP response")
-            }
             return false
         }
         guard headEnd - self.cursor <= self.maximumHeaderBytes else { throw .headerTooLarge }
@@ -199,6 +218,7 @@ struct HTTPResponseReader {
         }
         self.cursor = headEnd
         while lines.last?.isEmpty == true { lines.removeLast() }
+        guard lines.count <= self.limits.maximumHeaderCount + 1 else { throw .tooManyHeaders }
         guard let statusLine = lines.first else { throw .malformed("empty head") }
         let parts = statusLine.split(separator: Self.space, maxSplits: 2, omittingEmptySubsequences: true)
         guard parts.count >= 2, parts[0].starts(with: Self.http1Prefix), let status = Self.decimal(parts[1]),
@@ -229,6 +249,10 @@ struct HTTPResponseReader {
         }
         if (100..<200).contains(status) {
             // An interim answer: the real one follows on the same connection.
+            self.interimAnswers += 1
+            guard self.interimAnswers <= Self.maximumInterimAnswers else {
+                throw .malformed("more than \(Self.maximumInterimAnswers) interim answers")
+            }
             self.compact()
             return true
         }
@@ -241,6 +265,9 @@ struct HTTPResponseReader {
             self.phase = .chunkSize
         } else if let contentLength {
             guard contentLength <= self.maximumBodyBytes else { throw .bodyTooLarge }
+            // One allocation of the announced size (bounded by the limit): pages the body never fills are never
+            // touched, so a false announcement costs address space, not memory.
+            self.body.reserveCapacity(contentLength)
             self.phase = .fixed(remaining: contentLength)
         } else {
             self.keepAlive = false

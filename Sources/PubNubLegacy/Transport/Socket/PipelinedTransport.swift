@@ -220,7 +220,8 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
                 task.cancel()
                 return nil
             }
-            let thread = Thread { [self] in self.readLoop(line) }
+            let limits = task.request.limits
+            let thread = Thread { [self] in self.readLoop(line, limits: limits) }
             thread.name = "com.pubnub.legacy.pipeline.\(self.label).reader"
             thread.start()
             return line
@@ -246,12 +247,14 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
 
     // MARK: - Reader
 
-    private func readLoop(_ line: Line) {
+    /// Reads the answers of `line` within `limits`: those of the request that opened it (a client's publishes
+    /// share theirs, `PNConfiguration.maximumResponseBodySize`).
+    private func readLoop(_ line: Line, limits: ResponseLimits) {
         POSIXSocket.blockBrokenPipeSignal()
-        var reader = HTTPResponseReader()
+        var reader = HTTPResponseReader(limits: limits)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
         defer { buffer.deallocate() }
-        let failure = self.readAnswers(line, reader: &reader, buffer: buffer)
+        let failure = self.readAnswers(line, reader: &reader, buffer: buffer, limits: limits)
         let orphans = self.locked { _ -> [SocketTask] in
             // The writer sees the line retired and moves to a new one before writing again.
             line.retired = true
@@ -268,7 +271,8 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
     private func readAnswers(
         _ line: Line,
         reader: inout HTTPResponseReader,
-        buffer: UnsafeMutableRawBufferPointer
+        buffer: UnsafeMutableRawBufferPointer,
+        limits: ResponseLimits
     ) -> TransportFailure {
         while true {
             let (head, retired) = self.locked { _ in (line.written.first, line.retired) }
@@ -295,7 +299,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
                     progress = try reader.next()
                 }
             } catch {
-                return SocketFailure.from(error)
+                return SocketFailure.from(error, limits: limits)
             }
         }
     }

@@ -136,27 +136,31 @@ final class SocketConnection: @unchecked Sendable {
         self.stream.isHealthyWhileIdle
     }
 
-    /// Writes `head` and `body`, then reads one response, failing after `timeout` without progress. On failure
-    /// the connection must be closed.
+    /// Writes `head` and `body`, then reads one response within `limits`, failing after `timeout` without progress.
+    /// On failure the connection must be closed.
     func exchange(
         head: [UInt8],
         body: Data?,
-        timeout: TimeInterval
+        timeout: TimeInterval,
+        limits: ResponseLimits = ResponseLimits()
     ) -> Result<(TransportResponse, reusable: Bool), TransportFailure> {
         let milliseconds = Self.milliseconds(timeout)
         if let failure = self.write(head, milliseconds: milliseconds) { return .failure(failure) }
         if let body, !body.isEmpty {
             if let failure = self.write(Array(body), milliseconds: milliseconds) { return .failure(failure) }
         }
-        return self.read(milliseconds: milliseconds)
+        return self.read(milliseconds: milliseconds, limits: limits)
     }
 
     private func write(_ bytes: [UInt8], milliseconds: Int32) -> TransportFailure? {
         bytes.withUnsafeBytes { self.stream.write($0, milliseconds: milliseconds) }
     }
 
-    private func read(milliseconds: Int32) -> Result<(TransportResponse, reusable: Bool), TransportFailure> {
-        var reader = HTTPResponseReader()
+    private func read(
+        milliseconds: Int32,
+        limits: ResponseLimits
+    ) -> Result<(TransportResponse, reusable: Bool), TransportFailure> {
+        var reader = HTTPResponseReader(limits: limits)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
         defer { buffer.deallocate() }
         while true {
@@ -179,7 +183,7 @@ final class SocketConnection: @unchecked Sendable {
                 }
                 return .failure(SocketFailure.connectionLost)
             } catch {
-                return .failure(SocketFailure.from(error))
+                return .failure(SocketFailure.from(error, limits: limits))
             }
         }
     }

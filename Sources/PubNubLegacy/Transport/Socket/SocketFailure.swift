@@ -28,12 +28,6 @@ enum SocketFailure {
         code: NSURLErrorBadServerResponse,
         description: "The server returned a bad response."
     )
-    /// A response larger than the reader's bounds.
-    static let tooLarge = TransportFailure.other(
-        domain: NSURLErrorDomain,
-        code: NSURLErrorDataLengthExceedsMaximum,
-        description: "The response exceeds the maximum size."
-    )
     /// Not an `http://` URL with a host.
     static let unsupportedURL = TransportFailure.other(
         domain: NSURLErrorDomain,
@@ -92,12 +86,21 @@ enum SocketFailure {
         )
     }
 
-    /// The failure of a response the reader rejected.
-    static func from(_ error: HTTPResponseReader.Failure) -> TransportFailure {
+    /// The failure of a response the reader rejected under `limits`.
+    static func from(_ error: HTTPResponseReader.Failure, limits: ResponseLimits) -> TransportFailure {
         switch error {
         case .truncated: return self.connectionLost
         case .malformed: return self.badServerResponse
-        case .headerTooLarge, .bodyTooLarge: return self.tooLarge
+        case .headerTooLarge:
+            return .responseTooLarge("its header is larger than \(limits.maximumHeaderBytes) bytes")
+        case .tooManyHeaders:
+            return .responseTooLarge("it has more than \(limits.maximumHeaderCount) header lines")
+        case .trailersTooLarge:
+            return .responseTooLarge("its trailers are larger than \(limits.maximumTrailerBytes) bytes")
+        case .bodyTooLarge:
+            return .responseTooLarge(
+                "its body is larger than \(limits.maximumBodyBytes) bytes (PNConfiguration.maximumResponseBodySize)"
+            )
         }
     }
 }

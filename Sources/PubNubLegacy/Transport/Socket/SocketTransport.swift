@@ -9,9 +9,17 @@ import Foundation
 /// keep-alive connections.
 ///
 /// At most `maximumConnections` requests are on the wire at once, each carried by a worker thread that blocks in
-/// `poll` with the request's idle timeout; further requests wait in FIFO order. A connection that carried a complete
-/// keep-alive response goes back to the idle pool and is reused for the same host and port after a check that the
-/// server has not closed it. A request is never sent twice: a failure after its bytes may have left is reported.
+/// `poll` with the request's idle timeout; further requests wait in FIFO order. With `reusesConnections`, a
+/// connection that carried a complete keep-alive response, with not one byte after it, goes back to the idle pool
+/// and is reused for the same host and port after a check that nothing arrived on it meanwhile (the server closed
+/// it, or sent something unasked). Without it, every request asks for `Connection: close` and gets a connection of
+/// its own. A request is never sent twice: a failure after its bytes may have left is reported.
+///
+/// Why a lane would not reuse: HTTP/1.1 answers carry no request identifier. An answer nobody asked for (a proxy
+/// that duplicated one, a broken origin) that arrives after the next request was written on the same connection
+/// reads as that request's answer, and each later answer as the one of the request before it, for as long as the
+/// connection lives. A lane whose requests are held by the server (the long-poll) would then never get back in
+/// step; one request per connection makes every answer belong to its request.
 ///
 /// TLS (`https`): TLS 1.2 or later with SNI; the certificate and the host name are verified against the system
 /// trust store (which honours `SSL_CERT_FILE` / `SSL_CERT_DIR`) or the request's anchors file, then the request's
@@ -32,12 +40,19 @@ final class SocketTransport: HTTPTransport {
     /// - Parameters:
     ///   - maximumConnections: Requests on the wire at once (and connections kept), at least 1.
     ///   - label: Names the lane in the worker threads' names, for debugging.
+    ///   - reusesConnections: Keep-alive: false gives every request a connection of its own (see the type).
     ///   - openSSL: The library for `https`; nil: `https` requests fail with `SocketFailure.unsupportedURL`.
-    init(maximumConnections: Int, label: String, openSSL: OpenSSL? = try? OpenSSL.shared.get()) {
+    init(
+        maximumConnections: Int,
+        label: String,
+        reusesConnections: Bool = true,
+        openSSL: OpenSSL? = try? OpenSSL.shared.get()
+    ) {
         self.maximumConnections = max(1, maximumConnections)
         self.pool = SocketPool(
             maximumConnections: self.maximumConnections,
             label: label,
+            reusesConnections: reusesConnections,
             contexts: openSSL.map(TLSContextCache.init(library:))
         )
     }
@@ -100,14 +115,17 @@ final class SocketPool: @unchecked Sendable {
 
     private let maximumConnections: Int
     private let label: String
+    /// False: one request per connection, asked with `Connection: close` and closed after the answer.
+    let reusesConnections: Bool
     /// The TLS contexts of `https` connections; nil without OpenSSL.
     let contexts: TLSContextCache?
     private let condition = NSCondition()
     private var state = State()
 
-    init(maximumConnections: Int, label: String, contexts: TLSContextCache?) {
+    init(maximumConnections: Int, label: String, reusesConnections: Bool, contexts: TLSContextCache?) {
         self.maximumConnections = maximumConnections
         self.label = label
+        self.reusesConnections = reusesConnections
         self.contexts = contexts
     }
 
@@ -242,9 +260,10 @@ final class SocketPool: @unchecked Sendable {
             return
         }
         let result = connection.exchange(
-            head: Self.head(of: task),
+            head: Self.head(of: task, keepAlive: self.reusesConnections),
             body: task.request.body,
-            timeout: task.request.timeout
+            timeout: task.request.timeout,
+            limits: task.request.limits
         )
         let live = task.detach()
         switch result {
@@ -284,7 +303,7 @@ final class SocketPool: @unchecked Sendable {
 
     private func putIdle(_ connection: SocketConnection) {
         let surplus = self.locked { state -> [SocketConnection] in
-            guard !state.invalidated else { return [connection] }
+            guard !state.invalidated, self.reusesConnections else { return [connection] }
             state.idle.append(connection)
             let excess = state.idle.count - self.maximumConnections
             guard excess > 0 else { return [] }
@@ -297,18 +316,21 @@ final class SocketPool: @unchecked Sendable {
 
     // MARK: - Request head
 
-    /// The request line and headers: the ones `URLSessionTransport` sends, plus the framing ones.
-    static func head(of task: SocketTask) -> [UInt8] {
+    /// The request line and headers: the ones `URLSessionTransport` sends, plus the framing ones, and
+    /// `Connection: close` when the connection will not carry another request (the server then closes first, so the
+    /// closed connection's wait state is the server's, not this client's).
+    static func head(of task: SocketTask, keepAlive: Bool = true) -> [UInt8] {
         // Bytes appended to one buffer sized up front: no intermediate strings.
         let request = task.request
         let target = task.target
         var head: [UInt8] = []
-        head.reserveCapacity(target.pathAndQuery.utf8.count + target.hostHeader.utf8.count + 220)
+        head.reserveCapacity(target.pathAndQuery.utf8.count + target.hostHeader.utf8.count + 240)
         head.append(contentsOf: request.method.utf8)
         head.append(UInt8(ascii: " "))
         head.append(contentsOf: target.pathAndQuery.utf8)
         head.append(contentsOf: " HTTP/1.1\r\nHost: ".utf8)
         head.append(contentsOf: target.hostHeader.utf8)
+        if !keepAlive { head.append(contentsOf: "\r\nConnection: close".utf8) }
         head.append(contentsOf: Self.fixedHeaders)
         if let body = request.body {
             head.append(contentsOf: "Content-Type: application/json\r\nContent-Length: ".utf8)

@@ -106,8 +106,38 @@ import Testing
         }
     }
 
+    static func limited(
+        headerBytes: Int = 64,
+        headerCount: Int = 8,
+        trailerBytes: Int = 32,
+        bodyBytes: Int = 8
+    ) -> HTTPResponseReader {
+        HTTPResponseReader(
+            limits: ResponseLimits(
+                maximumHeaderBytes: headerBytes,
+                maximumHeaderCount: headerCount,
+                maximumTrailerBytes: trailerBytes,
+                maximumBodyBytes: bodyBytes
+            )
+        )
+    }
+
+    /// Found by the `client-http-response` fuzz target: a long non-HTTP answer was "too large" when it arrived in one
+    /// piece and "malformed" when it arrived in small ones.
+    @Test(arguments: [1, 5, 1_000])
+    func bytesThatAreNotHTTPAreMalformedWhateverTheSplit(step: Int) {
+        let small = Self.limited(headerBytes: 64, bodyBytes: 8)
+        for text in [
+            "<html>" + String(repeating: "x", count: 200), "SSH-2.0\r\n\r\n" + String(repeating: "y", count: 80),
+        ] {
+            #expect(throws: HTTPResponseReader.Failure.malformed("not an HTTP response"), "\(text.prefix(8))") {
+                try Self.read(text, step: step, reader: small)
+            }
+        }
+    }
+
     @Test func sizesAreBounded() {
-        let small = HTTPResponseReader(maximumHeaderBytes: 64, maximumBodyBytes: 8)
+        let small = Self.limited()
         let bigHead = "HTTP/1.1 200 OK\r\nX: \(String(repeating: "h", count: 200))"
         #expect(throws: HTTPResponseReader.Failure.headerTooLarge) {
             try Self.read(bigHead, step: 10, reader: small)
@@ -127,5 +157,55 @@ import Testing
         }
         let fits = "HTTP/1.1 200 OK\r\nContent-Length: 8\r\n\r\n01234567"
         #expect((try? Self.read(fits, step: 3, reader: small)) == Self.complete(200, "01234567", reusable: true))
+    }
+
+    @Test func headerLinesAreCounted() {
+        let reader = Self.limited(headerBytes: 4_096, headerCount: 3)
+        let three = "HTTP/1.1 200 OK\r\nA: 1\r\nB: 2\r\nContent-Length: 0\r\n\r\n"
+        #expect((try? Self.read(three, step: 5, reader: reader)) == Self.complete(200, "", reusable: true))
+        let four = "HTTP/1.1 200 OK\r\nA: 1\r\nB: 2\r\nC: 3\r\nContent-Length: 0\r\n\r\n"
+        #expect(throws: HTTPResponseReader.Failure.tooManyHeaders) { try Self.read(four, step: 5, reader: reader) }
+    }
+
+    @Test func trailersAreBoundedInTotalNotPerLine() {
+        let reader = Self.limited(trailerBytes: 32, bodyBytes: 1_024)
+        let head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n"
+        let fits = head + "T: 1\r\nU: 2\r\n\r\n"
+        #expect((try? Self.read(fits, step: 3, reader: reader)) == Self.complete(200, "ok", reusable: true))
+        // Every line short, the total endless: refused once the total passes the limit.
+        let endless = head + String(repeating: "T: 1\r\n", count: 100)
+        #expect(throws: HTTPResponseReader.Failure.trailersTooLarge) { try Self.read(endless, step: 7, reader: reader) }
+        let oneLong = head + "T: " + String(repeating: "t", count: 100)
+        #expect(throws: HTTPResponseReader.Failure.trailersTooLarge) { try Self.read(oneLong, step: 7, reader: reader) }
+    }
+
+    @Test func endlessInterimAnswersAreMalformed() {
+        let text = String(
+            repeating: "HTTP/1.1 100 Continue\r\n\r\n",
+            count: HTTPResponseReader.maximumInterimAnswers + 1
+        )
+        #expect(throws: HTTPResponseReader.Failure.malformed("more than 16 interim answers")) {
+            try Self.read(text, step: 50)
+        }
+    }
+
+    @Test func anEndlessBodyFailsAtTheLimitWithoutHoldingMore() throws {
+        // A close-delimited body fed in 64 KiB reads, as the socket delivers it: the reader fails on the read that
+        // passes the limit, never holding more than the limit plus that read.
+        var reader = Self.limited(bodyBytes: 1_048_576)
+        let head = Array("HTTP/1.1 200 OK\r\n\r\n".utf8)
+        _ = try head.withUnsafeBytes { try reader.consume($0) }
+        let read = [UInt8](repeating: 0x61, count: 65_536)
+        var fed = 0
+        do {
+            while true {
+                _ = try read.withUnsafeBytes { try reader.consume($0) }
+                fed += read.count
+                #expect(fed <= 1_048_576)
+            }
+        } catch {
+            #expect(error as? HTTPResponseReader.Failure == .bodyTooLarge)
+        }
+        #expect(fed == 1_048_576)
     }
 }

@@ -167,7 +167,7 @@ final class CompletionLog: @unchecked Sendable {
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
         let result = await Self.outcome(transport, Self.get(server.url("/").absoluteString))
-        #expect(result == .failure(SocketFailure.tooLarge))
+        #expect(result == .failure(.responseTooLarge("its header is larger than 65536 bytes")))
     }
 
     @Test func garbageIsABadServerResponse() async throws {

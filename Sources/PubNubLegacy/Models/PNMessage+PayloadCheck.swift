@@ -1,0 +1,195 @@
+import Foundation
+
+// What `JSONSerialization` cannot be trusted with, checked before it sees a message payload. Its encoder recurses
+// through containers without a bound (a cyclic `NSMutableArray` or a few thousand nested arrays overflow the stack
+// and kill the process), and a string bridged from an `NSString` holding a lone UTF-16 surrogate is silently turned
+// into U+FFFD on its way to UTF-8. Found by the `client-arguments` fuzz target (Fuzz/README.md).
+
+extension PNMessage {
+    /// Containers nested deeper than this are refused: far beyond any real message, well inside what Foundation's
+    /// JSON reader accepts (512) once a subscribe answer wraps the message in three more levels, and what
+    /// `LocalOrigin` stores (256).
+    static let maximumPayloadNesting = 256
+
+    /// Values (containers, keys and leaves) past this many are refused with 110: separated by commas they need at
+    /// least twice as many bytes, more than a message may have (`ClientEngine.maximumMessageSize`). It also bounds
+    /// the walk over containers shared many times.
+    static let maximumPayloadValues = ClientEngine.maximumMessageSize / 2
+
+    /// The error for a payload that must not reach the JSON encoder, nil when it may: 121 for a container that
+    /// contains itself, nesting deeper than `maximumPayloadNesting`, a NaN or infinite number, or a string with a
+    /// lone UTF-16 surrogate; 110 for more than `maximumPayloadValues` values. The failure reason says which.
+    static func payloadError(_ value: Any) -> PNError? {
+        var walk = PayloadWalk()
+        guard let problem = walk.check(value, depth: 0) else { return nil }
+        let code: Int
+        let reason: String
+        switch problem {
+        case .cycle:
+            code = kPNMessageObjectError
+            reason = "The message contains itself (an array or dictionary inside itself); JSON cannot express it."
+        case .tooDeep:
+            code = kPNMessageObjectError
+            reason = "The message nests arrays and dictionaries more than \(maximumPayloadNesting) levels deep."
+        case .notFinite:
+            code = kPNMessageObjectError
+            reason = "The message contains NaN or an infinite number; JSON has no such numbers."
+        case .loneSurrogate:
+            code = kPNMessageObjectError
+            reason = "The message contains a string with a lone UTF-16 surrogate, which is not text (no UTF-8 form)."
+        case .tooManyValues:
+            code = kPNTooLongMessageError
+            reason = "The message holds more than \(maximumPayloadValues) values; it cannot fit in 32 KiB."
+        }
+        return PNError(
+            domain: nil,
+            code: code,
+            message: nil,
+            failureReason: reason,
+            category: nil,
+            associatedObject: nil,
+            underlyingError: nil
+        )
+    }
+}
+
+/// One depth-first walk over a payload. Containers that are objects (`NSArray`, `NSDictionary`) are tracked by
+/// identity on the current path, so a cycle is found at its first repetition.
+private struct PayloadWalk {
+    enum Problem {
+        case cycle, tooDeep, notFinite, loneSurrogate, tooManyValues
+    }
+
+    private var path: Set<ObjectIdentifier> = []
+    private var remaining = PNMessage.maximumPayloadValues
+
+    mutating func check(_ value: Any, depth: Int) -> Problem? {
+        self.remaining -= 1
+        guard self.remaining >= 0 else { return .tooManyValues }
+        // An `Optional` first (`[Any?]` elements): casting it to a Swift type casts what it wraps, and that bridges.
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else { return nil }
+            return self.check(wrapped, depth: depth)
+        }
+        // Foundation objects next: casting them to Swift types would bridge (and repair, or copy) them — deeply, so
+        // an `NSArray` that contains itself would recurse until the stack overflows.
+        let type = type(of: value)
+        if type is NSString.Type, let string = value as? NSString {
+            return Self.hasLoneSurrogate(string) ? .loneSurrogate : nil
+        }
+        if type is NSNumber.Type, let number = value as? NSNumber {
+            return Self.isFloatingPoint(number) && !number.doubleValue.isFinite ? .notFinite : nil
+        }
+        if type is NSArray.Type, let array = value as? NSArray {
+            return self.enter(array, depth: depth) { walk in
+                for element in Self.elements(of: array) {
+                    if let problem = walk.check(element, depth: depth + 1) { return problem }
+                }
+                return nil
+            }
+        }
+        if type is NSDictionary.Type, let dictionary = value as? NSDictionary {
+            return self.enter(dictionary, depth: depth) { walk in
+                for (key, element) in Self.members(of: dictionary) {
+                    if let problem = walk.check(key, depth: depth + 1) ?? walk.check(element, depth: depth + 1) {
+                        return problem
+                    }
+                }
+                return nil
+            }
+        }
+        switch value {
+        case let real as Double:
+            return real.isFinite ? nil : .notFinite
+        case let real as Float:
+            return real.isFinite ? nil : .notFinite
+        case let decimal as Decimal:
+            return decimal.isNaN ? .notFinite : nil
+        case let array as [Any]:
+            guard depth < PNMessage.maximumPayloadNesting else { return .tooDeep }
+            for element in array {
+                if let problem = self.check(element, depth: depth + 1) { return problem }
+            }
+            return nil
+        case let dictionary as [AnyHashable: Any]:
+            guard depth < PNMessage.maximumPayloadNesting else { return .tooDeep }
+            for (key, element) in dictionary {
+                if let problem = self.check(key.base, depth: depth + 1) ?? self.check(element, depth: depth + 1) {
+                    return problem
+                }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// Walks a container object: refused when already on the path (a cycle) or too deep.
+    private mutating func enter(
+        _ container: AnyObject,
+        depth: Int,
+        _ body: (inout PayloadWalk) -> Problem?
+    ) -> Problem? {
+        guard depth < PNMessage.maximumPayloadNesting else { return .tooDeep }
+        let identity = ObjectIdentifier(container)
+        guard self.path.insert(identity).inserted else { return .cycle }
+        defer { self.path.remove(identity) }
+        return body(&self)
+    }
+
+    /// The elements of `array` as stored. On Linux, reading an element of an `NSArray` (subscript, iteration,
+    /// `object(at:)`) bridges it to a Swift value, deeply: an array that contains itself recurses until the stack
+    /// overflows. Its mirror shows the stored objects without bridging them; the bridged reading stays as a fallback
+    /// should a Foundation release mirror arrays differently.
+    private static func elements(of array: NSArray) -> [Any] {
+        #if canImport(Darwin)
+        return array.map { $0 }
+        #else
+        let stored = Mirror(reflecting: array).children.map(\.value)
+        return stored.count == array.count ? stored : array.map { $0 }
+        #endif
+    }
+
+    /// The keys and values of `dictionary` as stored, for the reason given at `elements(of:)`.
+    private static func members(of dictionary: NSDictionary) -> [(key: Any, value: Any)] {
+        #if canImport(Darwin)
+        return dictionary.map { (key: $0.key, value: $0.value) }
+        #else
+        let stored = Mirror(reflecting: dictionary).children.compactMap { child -> (key: Any, value: Any)? in
+            guard let pair = child.value as? (key: NSObject, value: AnyObject) else { return nil }
+            return (key: pair.key, value: pair.value)
+        }
+        return stored.count == dictionary.count ? stored : dictionary.map { (key: $0.key, value: $0.value) }
+        #endif
+    }
+
+    /// Whether `number` holds a `float` or `double` (integers and booleans are always finite).
+    private static func isFloatingPoint(_ number: NSNumber) -> Bool {
+        let type = String(cString: number.objCType)
+        return type == "d" || type == "f"
+    }
+
+    /// Whether the UTF-16 of `string` has a high surrogate not followed by a low one, or a low one not preceded by
+    /// a high one. Read in slices, so a 10 MB string costs a few milliseconds.
+    private static func hasLoneSurrogate(_ string: NSString) -> Bool {
+        let length = string.length
+        let sliceLength = 4_096
+        let buffer = UnsafeMutablePointer<unichar>.allocate(capacity: sliceLength)
+        defer { buffer.deallocate() }
+        var expectingLow = false
+        var start = 0
+        while start < length {
+            let count = min(sliceLength, length - start)
+            string.getCharacters(buffer, range: NSRange(location: start, length: count))
+            for unit in UnsafeBufferPointer(start: buffer, count: count) {
+                let isHigh = (0xD800...0xDBFF).contains(unit)
+                let isLow = (0xDC00...0xDFFF).contains(unit)
+                if expectingLow != isLow { return true }
+                expectingLow = isHigh
+            }
+            start += count
+        }
+        return expectingLow
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import LocalOrigin
+import PNObservation
+import Testing
+
+@testable import PubNubLegacy
+
+// The same table for the subscribe loop: one long-poll of a live subscription gets a bad answer; every message the
+// answer validly carries is delivered once, in order, on the delegate, the observer and the notification; the
+// subscription survives, and a message published afterwards arrives exactly once.
+
+extension HostileOriginTableTests {
+    struct PollRow: Sendable, CustomTestStringConvertible {
+        let name: String
+        /// The bad answer to a long-poll sent with `cursor` on `channel`.
+        let reply: @Sendable (_ cursor: UInt64, _ channel: String) -> RawHTTPServer.Reply
+        /// How many messages the bad answer delivers.
+        let delivered: Int
+
+        var testDescription: String { "long-poll: \(self.name)" }
+    }
+
+    /// Messages `1...count` as scripted subscribe messages on `channel`, with timetokens after `cursor`.
+    static func numbered(_ count: Int, on channel: String, after cursor: UInt64) -> [RawHTTPServer.ScriptedMessage] {
+        (1...count).map { RawHTTPServer.ScriptedMessage(channel: channel, payload: "\($0)", timetoken: cursor + 1) }
+    }
+
+    static let pollRows: [PollRow] = [
+        PollRow(
+            name: "100,000 messages in one answer",
+            reply: { cursor, channel in
+                .send(
+                    RawHTTPServer.subscribeAnswer(cursor: cursor, Self.numbered(100_000, on: channel, after: cursor)),
+                    close: false
+                )
+            },
+            delivered: 100_000
+        ),
+        PollRow(
+            name: "a JSON answer cut in the middle",
+            reply: { cursor, channel in
+                let body = String(
+                    RawHTTPServer.subscribeBody(cursor: cursor, Self.numbered(3, on: channel, after: cursor)).dropLast(
+                        9
+                    )
+                )
+                return .send(RawHTTPServer.ok(body), close: false)
+            },
+            delivered: 0
+        ),
+        PollRow(
+            name: "an HTML error page",
+            reply: { _, _ in
+                .send(Self.answer("<html>502</html>", status: "502 Bad Gateway", type: "text/html"), close: false)
+            },
+            delivered: 0
+        ),
+        PollRow(
+            name: "a cursor past UInt64.max",
+            reply: { _, _ in .send(RawHTTPServer.ok(#"{"t":{"t":"184467440737095516150","r":1},"m":[]}"#), close: false)
+            },
+            delivered: 0
+        ),
+        PollRow(
+            name: "the connection closed mid-answer",
+            reply: { _, _ in .send(Self.head("200 OK", "Content-Length: 400\r\n\r\n{\"t\":{\"t\":\"1"), close: true) },
+            delivered: 0
+        ),
+        PollRow(
+            name: "an unrequested second answer after the first",
+            reply: { cursor, channel in
+                .sendWithUnrequested(
+                    RawHTTPServer.subscribeAnswer(cursor: cursor, Self.numbered(2, on: channel, after: cursor)),
+                    extra: RawHTTPServer.subscribeAnswer(cursor: cursor, Self.numbered(5, on: channel, after: cursor)),
+                    after: 0.05
+                )
+            },
+            delivered: 2
+        ),
+    ]
+
+    @Test(arguments: HostileOriginTableTests.pollRows)
+    func aBadLongPollAnswerLosesNothingAndTheSubscriptionGoesOn(row: PollRow) async throws {
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let name = LocalOriginClientTests.unique("hostile-poll")
+        // Armed, the next continuation long-poll (a cursor other than 0) gets the bad answer, once.
+        let armed = Locked(false)
+        let server = try RawHTTPServer(upstream: origin.address) { request in
+            guard let cursor = RawHTTPServer.subscribeCursor(request), cursor != 0,
+                armed.withLock({ armed -> Bool in
+                    defer { armed = false }
+                    return armed
+                })
+            else { return .forward }
+            return row.reply(cursor, name)
+        }
+        defer { server.stop() }
+        let configuration = PNConfiguration.testing(origin: "127.0.0.1:\(server.port)")
+        let client = PubNub(configuration: configuration, delegate: nil, eventSinks: [])
+        let four = FourChannelRecorder(client: client, center: PNObservationCenter(client: client))
+        defer { four.stop() }
+        let recorder = EventRecorder()
+        client.addEventSink(recorder, toNotificationSlot: false)
+        client.connectWithSuccessBlock(four.connectSuccess, errorBlock: four.connectFailure)
+        try await Self.waitForBlock("connect", in: four, from: 0, within: 10)
+        client.subscribeOnChannel(PNChannel.channelWithName(name), withCompletionHandlingBlock: four.subscribeBlock)
+        try await HostileOriginTests.waitUntil("parked long-poll", within: 10) { origin.counters.parkedPolls >= 1 }
+
+        // The parked long-poll ends with "wake"; the long-poll that follows gets the bad answer; then "after".
+        armed.withLock { $0 = true }
+        #expect(try await HostileOriginTests.publishRaw(#""wake""#, on: name, to: origin.address) == 200)
+        let received = { four.entries.filter { $0.channel == .observer && $0.label == "messageReceive" }.count }
+        try await HostileOriginTests.waitUntil("the bad answer", within: 60) {
+            !armed.current && received() >= 1 + row.delivered
+        }
+        try await HostileOriginTests.waitUntil("a long-poll parked again", within: 30) {
+            origin.counters.parkedPolls >= 1
+        }
+        #expect(try await HostileOriginTests.publishRaw(#""after""#, on: name, to: origin.address) == 200)
+        let total = 2 + row.delivered
+        try await HostileOriginTests.waitUntil("\(total) messages", within: 60) { received() >= total }
+
+        // Each message exactly once, in order, on the three channels that carry messages.
+        #expect(received() == total)
+        let texts = recorder.all(.sink, "didReceiveMessage").compactMap { entry in
+            entry.message.map { String(describing: $0.message ?? "nil") }
+        }
+        let expected = ["wake"] + (0..<row.delivered).map { String($0 + 1) } + ["after"]
+        #expect(texts.count == expected.count && texts == expected, "got \(texts.prefix(5))… \(texts.suffix(5))")
+        let keys = four.entries.filter { $0.channel == .observer && $0.label == "messageReceive" }.map(\.key)
+        for channel in [FourChannelRecorder.Channel.delegate, .notification] {
+            let label = channel == .delegate ? "didReceiveMessage" : kPNClientDidReceiveMessageNotification.rawValue
+            let same = four.entries.filter { $0.channel == channel && $0.label == label }.map(\.key)
+            #expect(same == keys, "\(channel) differs from the observer")
+        }
+        #expect(client.isConnected())
+        client.disconnect()
+    }
+}
