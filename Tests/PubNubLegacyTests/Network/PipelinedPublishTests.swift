@@ -84,7 +84,9 @@ import Testing
         }
         // A call that is not a publish waits for the pipeline to drain, then runs.
         client.requestServerTimeTokenWithCompletionBlock(recorder.timeBlock)
-        try await NetworkFaultTests.waitUntil(within: 20) { recorder.entries.contains { $0.label == "time" } }
+        try await NetworkFaultTests.waitUntil(within: 20) {
+            recorder.entries.contains { $0.channel == .block && $0.label == "time" }
+        }
         let entries = recorder.entries
         let sentLabels: [FourChannelRecorder.Channel: String] = [
             .delegate: "didSendMessage", .observer: "messageProcessing:\(Self.sent)",

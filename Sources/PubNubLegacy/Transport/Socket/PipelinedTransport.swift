@@ -105,7 +105,9 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
             state.pending = []
             var written: [SocketTask] = []
             if let line = state.line {
+                // Taken out under the lock, so the reader (woken below) cannot report them as lost first.
                 written = line.written
+                line.written = []
                 line.retired = true
                 // Wakes the reader (it sees the end of the stream); the descriptor stays open until both threads left.
                 POSIXSocket.shutdownBoth(line.connection.descriptor)
