@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The client's figures beside the official PubNub Python SDK's, on one LocalOrigin, on this machine.
 #   1. starts one release `LegacyDemo origin --port 0`;
-#   2. `LegacyDemo bench --origin …` (release build): publish throughput, latency, delivery, request cost, fan-out,
-#      crypto, RSS;
+#   2. `LegacyDemo bench --origin …` (release build): publish throughput (sequential and pipelined), latency,
+#      delivery (from a sequential and from a pipelined publisher), request cost, fan-out, crypto, RSS;
 #   3. Scripts/bench_python_sdk.py: workloads 1–3 with the pinned Python SDK (Tests/Interop/requirements.txt);
 #   4. `wrk -t1 -c1` on a publish URL: the origin's own limit for publishes on one connection;
 #   5. TLS: Scripts/tls_terminator.py (Python's ssl module) with a test CA it makes, in front of the same origin;
@@ -10,7 +10,8 @@
 #      trusting the CA through SSL_CERT_FILE) through it, and `LegacyDemo bench` in plain HTTP through the same
 #      terminator (which relays plain connections too), so that TLS's own cost is told from the relay's.
 # Then prints the figures side by side, `RATIO <name> <value>` lines oriented so that > 1 means this layer is
-# better (throughputs: ours / Python's; latencies: Python's / ours), `TLS` lines (what TLS adds to a request on a
+# better (throughputs: ours / Python's; latencies: Python's / ours; the pipelined rows against the Python SDK's
+# sequential ones, as it has no pipelining), `TLS` lines (what TLS adds to a request on a
 # new and on a kept-alive connection) and `GOAL` lines (met or missed).
 # Installs what it needs on a fresh clone: the venv (.venv-interop, as Scripts/test.sh) and `wrk` and the
 # `openssl` tool (Debian; the TLS terminator makes its test CA with it).
@@ -116,9 +117,20 @@ awk '
                 printf "RATIO %s %.2f\n", name, ratio[name]
             }
         }
+        split("publish_pipelined_throughput:publish_throughput delivery_pipelined_throughput:delivery_throughput", \
+            pipelined, " ")
+        for (i = 1; i <= 2; i++) {
+            split(pipelined[i], pair, ":")
+            if (!(pair[1] in ours) || !(theirs[pair[2]] > 0)) { print "missing figure " pair[1] > "/dev/stderr"; exit 1 }
+            ratio[pair[1]] = ours[pair[1]] / theirs[pair[2]]
+            printf "RATIO %s %.2f\n", pair[1], ratio[pair[1]]
+        }
         printf "RATIO publish_vs_http_c1 %.2f\n", (http > 0 ? ours["publish_throughput"] / http : 0)
+        printf "RATIO publish_pipelined_vs_http_c1 %.2f\n", \
+            (http > 0 ? ours["publish_pipelined_throughput"] / http : 0)
         print "# RATIO > 1: this layer is better (throughput: ours / Python; latency: Python / ours); _tls: both over TLS."
         print "# publish_vs_http_c1: our publishes/s over raw keep-alive HTTP publishes/s on one connection."
+        print "# *_pipelined_*: our client with publishPipelineDepth 32 against the Python SDK'"'"'s sequential figure."
         for (i = 1; i <= 2; i++) {
             kind = (i == 1 ? "new" : "kept")
             f = "request_" kind "_p50"
@@ -132,7 +144,11 @@ awk '
         goal("latency p50 <= 1 ms", ours["latency_p50"] <= 1)
         goal("latency p99 <= 5 ms and <= 1/3 of Python", ours["latency_p99"] <= 5 && ratio["latency_p99"] >= 3)
         goal("delivery >= 20000 msg/s", ours["delivery_throughput"] >= 20000)
+        goal("pipelined publish >= 20000 msg/s and >= 10x Python SDK", \
+            ours["publish_pipelined_throughput"] >= 20000 && ratio["publish_pipelined_throughput"] >= 10)
+        goal("delivery with a pipelined publisher >= 20000 msg/s", ours["delivery_pipelined_throughput"] >= 20000)
         goal("delivery lost = 0", ours["delivery_lost"] == 0)
+        goal("delivery lost with a pipelined publisher = 0", ours["delivery_pipelined_lost"] == 0)
         goal("delivery lost over TLS = 0", ours_tls["delivery_lost"] == 0)
         goal("fan-out <= 5 us/event", ours["fanout_per_event"] <= 5)
         goal("100k-message answer: peak RSS <= 200 MB", ours["batch_100k_peak_rss"] <= 200 * 1024)

@@ -68,7 +68,8 @@ FUZZ_OPT=-Onone Scripts/fuzz.sh all "${FUZZ_SECONDS:-10}"
 step "LegacyDemo bench --quick (debug build): every figure printed"
 bench_out="$("$(swift build --show-bin-path)/LegacyDemo" bench --quick)"
 for name in publish_throughput publish_async_throughput publish_sequential publish_async_sequential \
-    latency_p50 latency_p99 delivery_throughput delivery_lost request_new_p50 \
+    publish_pipelined_throughput latency_p50 latency_p99 delivery_throughput delivery_lost \
+    delivery_pipelined_throughput delivery_pipelined_lost request_new_p50 \
     request_new_p99 request_kept_p50 request_kept_p99 fanout_per_event fanout_bare_per_event \
     fanout_listeners_per_event crypto_encrypt_1KiB crypto_decrypt_1KiB batch_100k_delivery batch_100k_peak_rss \
     batch_100k_rss_growth json_encode_1KiB json_encode_1KiB_foundation json_encode_dict \
@@ -76,4 +77,6 @@ for name in publish_throughput publish_async_throughput publish_sequential publi
     grep -q "^BENCH $name [0-9.-]* [^ ]*\$" <<<"$bench_out" || { echo "missing BENCH $name in:"; echo "$bench_out"; exit 1; }
 done
 grep -q '^BENCH delivery_lost 0 msg$' <<<"$bench_out" || { echo "delivery lost messages:"; echo "$bench_out"; exit 1; }
+grep -q '^BENCH delivery_pipelined_lost 0 msg$' <<<"$bench_out" \
+    || { echo "delivery (pipelined publisher) lost messages:"; echo "$bench_out"; exit 1; }
 echo "bench smoke test: all figures printed"

@@ -29,7 +29,8 @@ final class BenchClient: PNDelegate, @unchecked Sendable {
         publishKey: String,
         subscribeKey: String,
         secure: Bool = false,
-        caFile: String? = nil
+        caFile: String? = nil,
+        pipelineDepth: Int = 1
     ) {
         self.name = name
         self.queue = DispatchQueue(label: "LegacyDemo.bench.\(name)")
@@ -42,6 +43,7 @@ final class BenchClient: PNDelegate, @unchecked Sendable {
         )
         configuration.useSecureConnection = secure
         configuration.anchorCertificatesFile = caFile
+        configuration.publishPipelineDepth = pipelineDepth
         configuration.deliveryQueue = self.queue
         self.client = PubNub(configuration: configuration)
         self.client.setDelegate(self)

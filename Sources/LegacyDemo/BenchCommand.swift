@@ -16,9 +16,12 @@ enum BenchCommand {
               publish_async_throughput  the same through PubNubAsync's publish(_:to:), calls started at once
               publish_sequential   acknowledged publishes/s, one at a time (the next call from the previous block)
               publish_async_sequential  the same through PubNubAsync, each publish awaited before the next
+              publish_pipelined_throughput  the same from a client with publishPipelineDepth 32 (plain HTTP
+                                   only: over TLS publishes are not pipelined)
               latency_p50/p99      sendMessage call -> subscriber's didReceiveMessage:, one message every 2 ms
               delivery_throughput  messages/s received while another client publishes back to back;
                                    delivery_lost counts the ones that never arrived
+              delivery_pipelined_throughput/lost  the same with the pipelined publisher
               request_new_p50/p99  ms for GET /time/0 on a new connection (TCP connect, TLS handshake, request)
               request_kept_p50/p99 ms for the same request on a kept-alive connection
               fanout_per_event     µs to deliver one event to delegate, observer, notification and block
@@ -75,7 +78,7 @@ enum BenchCommand {
             "# LegacyDemo bench on \(embedded == nil ? "" : "embedded origin ")\(address)"
                 + "\(settings.secure ? " over TLS" : ""), \(settings.quick ? "quick" : "full") run, \(build)"
         )
-        let total = settings.networkOnly ? 5 : 9
+        let total = settings.networkOnly ? 7 : 11
 
         let network = BenchWorkloads(
             address: address,
@@ -85,7 +88,7 @@ enum BenchCommand {
             caFile: settings.caFile
         )
         defer { network.stop() }
-        complain("bench: connecting two clients to \(address)")
+        complain("bench: connecting three clients to \(address)")
         try network.start()
 
         complain("bench: 1/\(total) publish throughput, \(counts.publishes) messages back to back")
@@ -123,7 +126,15 @@ enum BenchCommand {
         Self.showResidentMemory()
 
         complain(
-            "bench: 2/\(total) latency, \(counts.latencyMessages) messages, one every \(counts.latencyInterval * 1000) ms"
+            "bench: 2/\(total) pipelined publish throughput, \(counts.publishes) messages back to back, pipeline depth"
+                + " \(BenchWorkloads.pipelineDepth)\(settings.secure ? " (ignored over TLS)" : "")"
+        )
+        let pipelinedThroughput = try network.publishThroughput(count: counts.publishes, pipelined: true)
+        Self.bench("publish_pipelined_throughput", pipelinedThroughput, "msg/s", decimals: 0)
+        Self.showResidentMemory()
+
+        complain(
+            "bench: 3/\(total) latency, \(counts.latencyMessages) messages, one every \(counts.latencyInterval * 1000) ms"
         )
         let latency = try network.latency(count: counts.latencyMessages, interval: counts.latencyInterval)
         if latency.slipped > 0 {
@@ -133,19 +144,16 @@ enum BenchCommand {
         Self.bench("latency_p99", latency.p99, "ms")
         Self.showResidentMemory()
 
-        complain("bench: 3/\(total) delivery throughput, \(counts.deliveryMessages) messages")
+        complain("bench: 4/\(total) delivery throughput, \(counts.deliveryMessages) messages")
         let delivery = try network.delivery(count: counts.deliveryMessages)
-        complain(
-            "bench: delivery: last publish acknowledged after \(String(format: "%.2f", delivery.published)) s,"
-                + " last message received after \(String(format: "%.2f", delivery.received)) s"
-        )
-        if delivery.duplicated > 0 { complain("bench: \(delivery.duplicated) messages arrived twice") }
-        Self.bench("delivery_throughput", delivery.rate, "msg/s", decimals: 0)
-        Self.bench("delivery_lost", Double(delivery.lost), "msg", decimals: 0)
-        Self.showResidentMemory()
+        Self.reportDelivery(delivery, prefix: "delivery")
+
+        complain("bench: 5/\(total) delivery throughput, pipelined publisher, \(counts.deliveryMessages) messages")
+        let pipelinedDelivery = try network.delivery(count: counts.deliveryMessages, pipelined: true)
+        Self.reportDelivery(pipelinedDelivery, prefix: "delivery_pipelined")
 
         complain(
-            "bench: 4/\(total) request cost, \(counts.requestCostRequests) requests on new connections, as many"
+            "bench: 6/\(total) request cost, \(counts.requestCostRequests) requests on new connections, as many"
                 + " on one kept-alive connection"
         )
         let cost = try Self.requestCost(address: address, settings: settings)
@@ -156,20 +164,20 @@ enum BenchCommand {
         Self.showResidentMemory()
 
         if !settings.networkOnly {
-            complain("bench: 5/\(total) fan-out, \(counts.fanOutRounds) rounds of \(counts.fanOutEvents) events")
+            complain("bench: 7/\(total) fan-out, \(counts.fanOutRounds) rounds of \(counts.fanOutEvents) events")
             let fanOut = try BenchFanOut.measure(events: counts.fanOutEvents, rounds: counts.fanOutRounds)
             Self.bench("fanout_per_event", fanOut.withListeners, "us", decimals: 3)
             Self.bench("fanout_bare_per_event", fanOut.bare, "us", decimals: 3)
             Self.bench("fanout_listeners_per_event", fanOut.listeners, "us", decimals: 3)
             Self.showResidentMemory()
 
-            complain("bench: 6/\(total) crypto, 1 KiB message")
+            complain("bench: 8/\(total) crypto, 1 KiB message")
             let crypto = try BenchCrypto.measure(rounds: counts.cryptoRounds, roundSeconds: counts.cryptoRoundSeconds)
             Self.bench("crypto_encrypt_1KiB", crypto.encrypt, "us", decimals: 3)
             Self.bench("crypto_decrypt_1KiB", crypto.decrypt, "us", decimals: 3)
             Self.showResidentMemory()
 
-            complain("bench: 7/\(total) one subscribe answer of \(counts.batchMessages) messages")
+            complain("bench: 9/\(total) one subscribe answer of \(counts.batchMessages) messages")
             let batch = try BenchBatch.measure(count: counts.batchMessages)
             complain(
                 "bench: batch: resident memory \(batch.startKiB) KiB before, \(batch.peakKiB) KiB at the peak,"
@@ -180,7 +188,7 @@ enum BenchCommand {
             Self.bench("batch_100k_rss_growth", Double(batch.afterKiB - batch.startKiB), "KiB", decimals: 0)
             Self.showResidentMemory()
 
-            complain("bench: 8/\(total) JSON encoding, 1 KiB string and small dictionary")
+            complain("bench: 10/\(total) JSON encoding, 1 KiB string and small dictionary")
             let json = try BenchJSON.measure(rounds: counts.jsonRounds, roundSeconds: counts.jsonRoundSeconds)
             Self.bench("json_encode_1KiB", json.string, "us", decimals: 3)
             Self.bench("json_encode_1KiB_foundation", json.stringFoundation, "us", decimals: 3)
@@ -196,14 +204,30 @@ enum BenchCommand {
         Self.bench("rss_start", Double(start), "KiB", decimals: 0)
         Self.bench("rss_end", Double(end), "KiB", decimals: 0)
 
-        if delivery.lost > 0 {
-            complain("LegacyDemo bench: \(delivery.lost) of \(counts.deliveryMessages) delivery messages were lost")
+        let lost = delivery.lost + pipelinedDelivery.lost
+        if lost > 0 {
+            complain("LegacyDemo bench: \(lost) of \(2 * counts.deliveryMessages) delivery messages were lost")
             return 1
         }
         return 0
     }
 
-    /// Workload 4 through the package's probe of its own transport (`RequestCostProbe`): the public API cannot tell a
+    /// The rows of one delivery workload: `<prefix>_throughput`, `<prefix>_lost`.
+    private static func reportDelivery(
+        _ delivery: (rate: Double, lost: Int, duplicated: Int, published: Double, received: Double),
+        prefix: String
+    ) {
+        complain(
+            "bench: \(prefix): last publish acknowledged after \(String(format: "%.2f", delivery.published)) s,"
+                + " last message received after \(String(format: "%.2f", delivery.received)) s"
+        )
+        if delivery.duplicated > 0 { complain("bench: \(delivery.duplicated) messages arrived twice") }
+        Self.bench("\(prefix)_throughput", delivery.rate, "msg/s", decimals: 0)
+        Self.bench("\(prefix)_lost", Double(delivery.lost), "msg", decimals: 0)
+        Self.showResidentMemory()
+    }
+
+    /// Workload 6 through the package's probe of its own transport (`RequestCostProbe`): the public API cannot tell a
     /// request that opened its connection from one that reused it.
     private static func requestCost(
         address: String,

@@ -2,17 +2,22 @@ import Dispatch
 import Foundation
 import PubNubLegacy
 
-/// Workloads 1–3 of `LegacyDemo bench`: two clients of one origin — `publisher` and `subscriber` — used through
-/// the public API and their delegates, as an app would.
+/// Workloads 1–3 of `LegacyDemo bench`: three clients of one origin — `publisher`, `pipelinedPublisher` (the same
+/// with pipelined publishes) and `subscriber` — used through the public API and their delegates, as an app would.
 ///
 /// Every wait has a deadline, so a broken origin or client ends the run with a `BenchError` instead of hanging.
 /// Times come from one monotonic clock: both clients live in this process, so a message can carry its own send
 /// time and the subscriber's delegate computes the latency on arrival.
 final class BenchWorkloads {
     private let publisher: BenchClient
+    /// A second publisher with `publishPipelineDepth` = `pipelineDepth`, for the pipelined rows.
+    private let pipelinedPublisher: BenchClient
     private let subscriber: BenchClient
+    /// Publishes the pipelined publisher writes before their answers arrive.
+    static let pipelineDepth = 32
     private let latencyChannel: PNChannel
     private let deliveryChannel: PNChannel
+    private let pipelinedDeliveryChannel: PNChannel
     private let throughputChannel: PNChannel
     /// Seconds allowed per message beyond a fixed allowance, for the deadlines below: generous, because only a
     /// broken run should ever reach them.
@@ -30,6 +35,15 @@ final class BenchWorkloads {
             secure: secure,
             caFile: caFile
         )
+        self.pipelinedPublisher = BenchClient(
+            name: "pipelined-publisher",
+            address: address,
+            publishKey: publishKey,
+            subscribeKey: subscribeKey,
+            secure: secure,
+            caFile: caFile,
+            pipelineDepth: Self.pipelineDepth
+        )
         self.subscriber = BenchClient(
             name: "subscriber",
             address: address,
@@ -41,13 +55,18 @@ final class BenchWorkloads {
         self.throughputChannel = PNChannel.channelWithName("bench-\(run)-publish")
         self.latencyChannel = PNChannel.channelWithName("bench-\(run)-latency")
         self.deliveryChannel = PNChannel.channelWithName("bench-\(run)-delivery")
+        self.pipelinedDeliveryChannel = PNChannel.channelWithName("bench-\(run)-delivery-pipelined")
     }
 
     /// Connects both clients and subscribes the subscriber to the latency and delivery channels.
     func start() throws {
         try self.publisher.connect(timeout: Self.setupTimeout)
+        try self.pipelinedPublisher.connect(timeout: Self.setupTimeout)
         try self.subscriber.connect(timeout: Self.setupTimeout)
-        try self.subscriber.subscribe([self.latencyChannel, self.deliveryChannel], timeout: Self.setupTimeout)
+        try self.subscriber.subscribe(
+            [self.latencyChannel, self.deliveryChannel, self.pipelinedDeliveryChannel],
+            timeout: Self.setupTimeout
+        )
     }
 
     /// The publishing client, for the `PubNubAsync` publish figures (`BenchAsyncPublish`).
@@ -59,17 +78,20 @@ final class BenchWorkloads {
     /// Disconnects both clients.
     func stop() {
         self.publisher.disconnect(timeout: 5)
+        self.pipelinedPublisher.disconnect(timeout: 5)
         self.subscriber.disconnect(timeout: 5)
     }
 
     // MARK: - 1. Publish throughput
 
     /// Publishes `count` messages on one channel with calls made back to back (the client queues them and sends
-    /// them in call order, one at a time) and returns acknowledged messages per second: `count` over the time from
-    /// the first call to the last `didSendMessage:`. Throws when a publish fails or is acknowledged out of order.
-    func publishThroughput(count: Int) throws -> Double {
+    /// them in call order, one at a time — or, `pipelined`, up to `pipelineDepth` on the wire at once) and returns
+    /// acknowledged messages per second: `count` over the time from the first call to the last `didSendMessage:`.
+    /// Throws when a publish fails or is acknowledged out of order.
+    func publishThroughput(count: Int, pipelined: Bool = false) throws -> Double {
         let acknowledged = BenchCounter()
-        self.publisher.handle(
+        let publisher = pipelined ? self.pipelinedPublisher : self.publisher
+        publisher.handle(
             (
                 sent: { message in
                     if let number = Self.number(inSent: message, key: "n") { acknowledged.record(number) }
@@ -80,7 +102,7 @@ final class BenchWorkloads {
         )
         let started = nowNanos()
         for number in 0..<count {
-            guard self.publisher.client.sendMessage(["n": number], toChannel: self.throughputChannel) != nil else {
+            guard publisher.client.sendMessage(["n": number], toChannel: self.throughputChannel) != nil else {
                 throw BenchError("publish throughput: message \(number) was refused before sending")
             }
         }
@@ -156,11 +178,15 @@ final class BenchWorkloads {
     /// per second (distinct messages over the time from the first publish call to the last arrival) and how many
     /// never arrived within a few seconds of the last acknowledgement; also the seconds from the first call to the
     /// last acknowledgement and to the last arrival.
-    func delivery(count: Int) throws -> (rate: Double, lost: Int, duplicated: Int, published: Double, received: Double)
-    {
+    /// `pipelined`: published by the client with `publishPipelineDepth` = `pipelineDepth`.
+    func delivery(
+        count: Int,
+        pipelined: Bool = false
+    ) throws -> (rate: Double, lost: Int, duplicated: Int, published: Double, received: Double) {
         let acknowledged = BenchCounter()
         let arrived = BenchCounter()
-        self.publisher.handle(
+        let publisher = pipelined ? self.pipelinedPublisher : self.publisher
+        publisher.handle(
             (
                 sent: { message in
                     if let number = Self.number(inSent: message, key: "n") { acknowledged.record(number) }
@@ -169,7 +195,8 @@ final class BenchWorkloads {
                 failed: { acknowledged.fail($0) }
             )
         )
-        let channel = self.deliveryChannel.name
+        let deliveryChannel = pipelined ? self.pipelinedDeliveryChannel : self.deliveryChannel
+        let channel = deliveryChannel.name
         self.subscriber.handle(
             (
                 sent: nil,
@@ -184,7 +211,7 @@ final class BenchWorkloads {
         )
         let started = nowNanos()
         for number in 0..<count {
-            guard self.publisher.client.sendMessage(["n": number], toChannel: self.deliveryChannel) != nil else {
+            guard publisher.client.sendMessage(["n": number], toChannel: deliveryChannel) != nil else {
                 throw BenchError("delivery: message \(number) was refused before sending")
             }
         }

@@ -9,8 +9,9 @@ struct BenchCommandTests {
     /// Every figure with its unit, in the order the command prints them.
     private static let figures: [(name: String, unit: String)] = [
         ("publish_throughput", "msg/s"), ("publish_async_throughput", "msg/s"), ("publish_sequential", "msg/s"),
-        ("publish_async_sequential", "msg/s"), ("latency_p50", "ms"), ("latency_p99", "ms"),
-        ("delivery_throughput", "msg/s"), ("delivery_lost", "msg"), ("request_new_p50", "ms"),
+        ("publish_async_sequential", "msg/s"), ("publish_pipelined_throughput", "msg/s"), ("latency_p50", "ms"),
+        ("latency_p99", "ms"), ("delivery_throughput", "msg/s"), ("delivery_lost", "msg"),
+        ("delivery_pipelined_throughput", "msg/s"), ("delivery_pipelined_lost", "msg"), ("request_new_p50", "ms"),
         ("request_new_p99", "ms"),
         ("request_kept_p50", "ms"), ("request_kept_p99", "ms"), ("fanout_per_event", "us"),
         ("fanout_bare_per_event", "us"), ("fanout_listeners_per_event", "us"), ("crypto_encrypt_1KiB", "us"),
@@ -57,11 +58,12 @@ struct BenchCommandTests {
             #expect(figure.value >= 0 || signed, "\(name) = \(figure.value)")
         }
         #expect(found["delivery_lost"]?.value == 0)
+        #expect(found["delivery_pipelined_lost"]?.value == 0)
         for name in [
             "publish_throughput", "publish_async_throughput", "publish_sequential", "publish_async_sequential",
-            "delivery_throughput", "fanout_per_event", "crypto_encrypt_1KiB", "batch_100k_delivery",
-            "batch_100k_peak_rss", "json_encode_1KiB", "json_encode_1KiB_foundation", "json_encode_dict",
-            "json_encode_dict_foundation",
+            "publish_pipelined_throughput", "delivery_throughput", "delivery_pipelined_throughput",
+            "fanout_per_event", "crypto_encrypt_1KiB", "batch_100k_delivery", "batch_100k_peak_rss",
+            "json_encode_1KiB", "json_encode_1KiB_foundation", "json_encode_dict", "json_encode_dict_foundation",
         ] {
             #expect((found[name]?.value ?? 0) > 0, "\(name)")
         }
@@ -72,7 +74,7 @@ struct BenchCommandTests {
         }
         #expect((found["rss_start"]?.value ?? 0) > 0)
         // Progress goes to stderr, one line per workload, never to stdout.
-        for step in 1...9 { #expect(demo.errors.contains("bench: \(step)/9 ")) }
+        for step in 1...11 { #expect(demo.errors.contains("bench: \(step)/11 ")) }
     }
 
     @Test func givenOriginIsUsedWithItsKeys() throws {
@@ -88,6 +90,7 @@ struct BenchCommandTests {
         let found = self.figures(in: demo.output)
         #expect(Set(found.keys) == Set(Self.figures.map(\.name)))
         #expect(found["delivery_lost"]?.value == 0)
+        #expect(found["delivery_pipelined_lost"]?.value == 0)
     }
 
     @Test func overTLSTheNetworkWorkloadsRunThroughATerminatorWithATestCA() throws {
@@ -117,7 +120,7 @@ struct BenchCommandTests {
         let network = Self.figures.map(\.name).filter { name in !offline.contains { name.hasPrefix($0) } }
         #expect(Set(found.keys) == Set(network))
         #expect(found["delivery_lost"]?.value == 0)
-        for step in 1...5 { #expect(demo.errors.contains("bench: \(step)/5 ")) }
+        for step in 1...7 { #expect(demo.errors.contains("bench: \(step)/7 ")) }
         // Every connection the clients and the probe made was TLS.
         #expect(terminator.output.contains("\ntls\n"))
         #expect(!terminator.output.contains("plain") && !terminator.output.contains("tls-rejected"))

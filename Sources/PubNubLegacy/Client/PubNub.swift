@@ -45,7 +45,8 @@ public final class PubNub: @unchecked Sendable {
         delegate: (any PNDelegate)?,
         eventSinks: [any ClientEventSink],
         serviceLane: (any HTTPTransport)? = nil,
-        longPollLane: (any HTTPTransport)? = nil
+        longPollLane: (any HTTPTransport)? = nil,
+        pipelineLane: (any HTTPTransport)? = nil
     ) {
         self.engine = ClientEngine(
             deliveryQueue: configuration?.deliveryQueue ?? DispatchQueue.main,
@@ -53,7 +54,8 @@ public final class PubNub: @unchecked Sendable {
             // The long-poll lane gives every request a connection of its own: its answers are held by the origin, so
             // one unrequested answer on a reused connection would shift every later one (SocketTransport).
             longPollLane: longPollLane
-                ?? RoutingTransport(maximumConnections: 2, label: "long-poll", reusesConnections: false)
+                ?? RoutingTransport(maximumConnections: 2, label: "long-poll", reusesConnections: false),
+            pipelineLane: pipelineLane ?? PipelinedTransport(label: "publish")
         )
         self.engine.dispatcher.attach(client: self)
         for sink in eventSinks {

@@ -11,7 +11,7 @@ extension ClientEngine {
 
     // MARK: - Request runner
 
-    /// Runs `endpoint` for `operation` on the service lane and finishes the operation with exactly one of
+    /// Runs `endpoint` for `operation` on `lane` (default: the service lane) and finishes the operation with exactly one of
     /// `success` / `failure`. Idempotent requests are re-sent after a malformed answer or a connection that failed
     /// without an answer, 3 attempts in total; publishes never are (docs/BEHAVIOR.md §4.3): the origin may have stored
     /// one whose answer was lost.
@@ -20,6 +20,7 @@ extension ClientEngine {
         endpoint: Endpoint,
         timeoutMessage: String,
         idempotent: Bool,
+        lane: (any HTTPTransport)? = nil,
         associatedObject: Any? = nil,
         parse: @escaping (TransportResponse) -> Result<Value, ResponseFailure>,
         success: @escaping (Value) -> Void,
@@ -38,10 +39,11 @@ extension ClientEngine {
                 self.finish(operation)
             }
         )
+        let lane = lane ?? self.serviceLane
         var attempts = 0
         func attempt() {
             attempts += 1
-            let task = self.send(endpoint, lane: self.serviceLane, timeout: timeout + 1) { [unowned self] result in
+            let task = self.send(endpoint, lane: lane, timeout: timeout + 1) { [unowned self] result in
                 guard !operation.finished else { return }
                 switch result {
                 case .failure(.cancelled):
@@ -128,7 +130,7 @@ extension ClientEngine {
         block: UserBlock<PNClientMessageProcessingBlock>?,
         sentTimeToken: (@Sendable (UInt64?) -> Void)? = nil
     ) {
-        self.submit("publish") { operation in
+        self.submit("publish", pipelinable: true) { operation in
             let fail: (PNError) -> Void = { [unowned self] error in
                 if let message { error.setAssociatedObject(message) }
                 self.emit(
@@ -170,11 +172,15 @@ extension ClientEngine {
                 .willSendMessage(message),
                 completion: block.map { box in DeliveryBlock { box.block(.PNMessageSending, message) } }
             )
+            // docs/BEHAVIOR.md §1.2, with `publishPipelineDepth` above 1: written on the pipelined lane, the publish
+            // lets the next one start before its answer arrives.
+            let pipelining = self.pipelineDepth > 1
             self.runRequest(
                 operation,
                 endpoint: .publish(channel: channel.name, message: wire, method: method),
                 timeoutMessage: "Message sending failed by timeout",
                 idempotent: false,
+                lane: pipelining ? self.pipelineLane : nil,
                 associatedObject: message,
                 parse: ResponseParser.publish,
                 success: { [unowned self] token in
@@ -189,6 +195,9 @@ extension ClientEngine {
                 },
                 failure: fail
             )
+            if pipelining && !operation.finished {
+                self.release(operation)
+            }
         }
     }
 

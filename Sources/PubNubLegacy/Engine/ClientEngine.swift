@@ -2,7 +2,10 @@ import Foundation
 
 // The engine behind one `PubNub` instance. All state lives on one serial queue; user code never runs on it.
 // Operations (the 3.4 "locking" calls) run one at a time in call order (docs/BEHAVIOR.md §1.2): each takes the lock
-// when it starts and releases it by finishing exactly once — success, failure, timeout or abort.
+// when it starts and releases it by finishing exactly once — success, failure, timeout or abort. With
+// `publishPipelineDepth` above 1 a publish written on the pipelined lane releases the lock early (`release`) and
+// waits for its answer among the `pipelined` operations; the next publish may then start, while any other operation
+// waits until every pipelined one has finished.
 
 /// A running or waiting operation. Queue-confined.
 final class Operation {
@@ -48,6 +51,8 @@ final class ClientEngine: @unchecked Sendable {
 
     let serviceLane: any HTTPTransport
     let longPollLane: any HTTPTransport
+    /// Carries publishes when `publishPipelineDepth` is above 1 (plain `http` origins).
+    let pipelineLane: any HTTPTransport
 
     var settings: ClientSettings? {
         didSet {
@@ -68,8 +73,11 @@ final class ClientEngine: @unchecked Sendable {
     var connection = ConnectionStateMachine()
     private(set) lazy var loop = SubscribeLoop(engine: self)
 
-    private var waiting: [(name: String, start: (Operation) -> Void)] = []
+    private var waiting: [(name: String, pipelinable: Bool, start: (Operation) -> Void)] = []
     private(set) var current: Operation?
+    /// Publishes that released the lock after being written on the pipelined lane and wait for their answers, oldest
+    /// first.
+    private(set) var pipelined: [Operation] = []
     private var nextOperationID = 0
     private var pumping = false
 
@@ -110,10 +118,16 @@ final class ClientEngine: @unchecked Sendable {
     static let idleTimeout: TimeInterval = 310
     static let hardResetDelay: TimeInterval = 1
 
-    init(deliveryQueue: DispatchQueue, serviceLane: any HTTPTransport, longPollLane: any HTTPTransport) {
+    init(
+        deliveryQueue: DispatchQueue,
+        serviceLane: any HTTPTransport,
+        longPollLane: any HTTPTransport,
+        pipelineLane: any HTTPTransport
+    ) {
         self.dispatcher = EventDispatcher(queue: deliveryQueue)
         self.serviceLane = serviceLane
         self.longPollLane = longPollLane
+        self.pipelineLane = pipelineLane
         self.canRelaxCertificateValidation = serviceLane.canRelaxCertificateValidation
     }
 
@@ -131,22 +145,58 @@ final class ClientEngine: @unchecked Sendable {
                 current.tasks.forEach { $0.cancel() }
             }
             self.current = nil
+            for operation in self.pipelined {
+                operation.finished = true
+                operation.timers.forEach { $0.cancel() }
+                operation.tasks.forEach { $0.cancel() }
+            }
+            self.pipelined.removeAll()
             self.serviceLane.invalidate()
             self.longPollLane.invalidate()
+            self.pipelineLane.invalidate()
         }
     }
 
     // MARK: - Operations
 
-    /// Appends an operation; it starts once every earlier one finished. Call on `queue`.
-    func submit(_ name: String, atHead: Bool = false, _ start: @escaping (Operation) -> Void) {
+    /// Appends an operation; it starts once every earlier one finished — or, when `pipelinable` (a publish), once
+    /// every earlier one finished or was released into the pipeline and the pipeline has room. Call on `queue`.
+    func submit(
+        _ name: String,
+        atHead: Bool = false,
+        pipelinable: Bool = false,
+        _ start: @escaping (Operation) -> Void
+    ) {
         dispatchPrecondition(condition: .onQueue(self.queue))
         guard !self.shutDown else { return }
         if atHead {
-            self.waiting.insert((name, start), at: 0)
+            self.waiting.insert((name, pipelinable, start), at: 0)
         } else {
-            self.waiting.append((name, start))
+            self.waiting.append((name, pipelinable, start))
         }
+        self.pump()
+    }
+
+    /// Publishes that may wait for their answers at once: `publishPipelineDepth`, or 1 where publishes do not go
+    /// through the pipelined lane (TLS).
+    var pipelineDepth: Int {
+        guard let settings = self.settings, settings.publishPipelineDepth > 1,
+            !settings.secure || self.securityLevel == .plain
+        else {
+            return 1
+        }
+        return settings.publishPipelineDepth
+    }
+
+    /// Lets the operations after `operation` (the running publish, just written on the pipelined lane) start while it
+    /// waits for its answer; it still finishes exactly once through `finish`.
+    func release(_ operation: Operation) {
+        dispatchPrecondition(condition: .onQueue(self.queue))
+        guard self.current === operation, !operation.finished else {
+            preconditionFailure("release of an operation that is not the running one")
+        }
+        self.current = nil
+        self.pipelined.append(operation)
         self.pump()
     }
 
@@ -162,16 +212,21 @@ final class ClientEngine: @unchecked Sendable {
         if self.current === operation {
             self.current = nil
             self.pump()
+        } else if let index = self.pipelined.firstIndex(where: { $0 === operation }) {
+            self.pipelined.remove(at: index)
+            self.pump()
         }
     }
 
-    /// Fails the running operation through its abort handler (network loss, user disconnect).
+    /// Fails the pipelined publishes (oldest first) and then the running operation through their abort handlers
+    /// (network loss, user disconnect).
     func abortCurrent(code: Int) {
-        guard let operation = self.current, !operation.finished else { return }
-        operation.tasks.forEach { $0.cancel() }
-        if let abort = operation.onAbort {
-            operation.onAbort = nil
-            abort(code)
+        for operation in self.pipelined + [self.current].compactMap({ $0 }) where !operation.finished {
+            operation.tasks.forEach { $0.cancel() }
+            if let abort = operation.onAbort {
+                operation.onAbort = nil
+                abort(code)
+            }
         }
     }
 
@@ -184,7 +239,11 @@ final class ClientEngine: @unchecked Sendable {
         guard !self.pumping, !self.holdOperations else { return }
         self.pumping = true
         defer { self.pumping = false }
-        while self.current == nil, !self.waiting.isEmpty, !self.shutDown {
+        while self.current == nil, let first = self.waiting.first, !self.shutDown {
+            if !self.pipelined.isEmpty && (!first.pipelinable || self.pipelined.count >= self.pipelineDepth) {
+                // Waits for answers: a publish for room in the pipeline, anything else for the pipeline to drain.
+                break
+            }
             let next = self.waiting.removeFirst()
             self.nextOperationID += 1
             let operation = Operation(id: self.nextOperationID, name: next.name)

@@ -35,6 +35,8 @@ struct ClientSettings: Equatable, Sendable {
     var maximumResponseBodySize = ResponseLimits.defaultMaximumBodyBytes
     /// The trust anchors and pins of `https` requests.
     var trust = TLSTrust()
+    /// Publishes written before their answers arrive (`PNConfiguration.publishPipelineDepth`); 1: no pipelining.
+    var publishPipelineDepth = 1
 
     /// A copy of `configuration`'s current values.
     init(configuration: PNConfiguration) {
@@ -64,6 +66,7 @@ struct ClientSettings: Equatable, Sendable {
             anchorCertificatesFile: values.anchorCertificatesFile,
             pinnedKeyDigests: Set(values.pinnedPublicKeyHashes.compactMap(PNConfiguration.pinDigest))
         )
+        self.publishPipelineDepth = max(1, values.publishPipelineDepth)
         if values.cryptoBackwardCompatibilityMode {
             self.cipherMode = .compatibility33
         } else if values.useRandomInitializationVector {

@@ -129,6 +129,24 @@ extension PNConfiguration {
         set { self.settings.withLock { $0.pinnedPublicKeyHashes = newValue } }
     }
 
+    /// How many publishes of this client may be on the wire at once, written one after another on one keep-alive
+    /// connection before their answers arrive (HTTP/1.1 pipelining; new in this package, 3.4 pipelined every request
+    /// of its service socket). 1 (the default): off — each publish waits for the previous one's answer, as every
+    /// other call does (docs/BEHAVIOR.md §1.2). Must be at least 1; a smaller value makes the configuration invalid
+    /// (code 100).
+    ///
+    /// When above 1, a publish starts as soon as the publishes before it were written while fewer than this many are
+    /// waiting for their answers; the answers are matched in order, so call order is kept on the wire and in the
+    /// events. Any other call still waits until every earlier publish has its outcome. A connection that breaks or
+    /// closes fails every publish whose answer had not arrived (`kPNRequestExecutionFailedOnInternetFailureError`,
+    /// 104) and none is sent again: a publish is not idempotent, so such a message may or may not have been stored.
+    /// Each publish keeps its own timeout from its own start (`nonSubscriptionRequestTimeout`). Plain `http` origins
+    /// only: with TLS (`useSecureConnection`) publishes are sent one at a time whatever this says.
+    public var publishPipelineDepth: Int {
+        get { self.settings.withLock { $0.publishPipelineDepth } }
+        set { self.settings.withLock { $0.publishPipelineDepth = newValue } }
+    }
+
     /// The 32-byte digest a pin names, or nil when `pin` is not the base64 of 32 bytes (after an optional `sha256/`).
     static func pinDigest(_ pin: String) -> [UInt8]? {
         let text = pin.hasPrefix("sha256/") ? String(pin.dropFirst(7)) : pin

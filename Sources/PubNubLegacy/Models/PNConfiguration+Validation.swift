@@ -120,6 +120,9 @@ extension PNConfiguration {
                 )
             )
         }
+        if settings.publishPipelineDepth < 1 {
+            problems.append(Problem(text: "publishPipelineDepth must be at least 1", isMissingKey: false))
+        }
         if settings.anchorCertificatesFile?.isEmpty == true {
             problems.append(Problem(text: "anchorCertificatesFile is an empty path", isMissingKey: false))
         }

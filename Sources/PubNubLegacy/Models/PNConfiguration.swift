@@ -38,6 +38,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
         var maximumResponseBodySize = PNConfiguration.defaultMaximumResponseBodySize
         var anchorCertificatesFile: String?
         var pinnedPublicKeyHashes: [String] = []
+        var publishPipelineDepth = 1
     }
 
     /// A queue compared by identity, so `Settings` can synthesize its equality. The main queue is recognised by

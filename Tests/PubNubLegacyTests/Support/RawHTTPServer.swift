@@ -64,6 +64,7 @@ final class RawHTTPServer: @unchecked Sendable {
     private let state = Locked(State())
     private let threads = DispatchGroup()
     private let handler: @Sendable (Request) -> Reply
+    private let pipelinedBeforeAnswer: Int
     /// `HOST:PORT` that `.forward` relays to.
     let upstream: String?
     /// Carries `.forward` requests; invalidated by `stop()` so that no relayed long-poll keeps a thread.
@@ -71,10 +72,19 @@ final class RawHTTPServer: @unchecked Sendable {
 
     /// Starts listening; `handler` runs on the connection's thread and may block (to hold an answer, see `hold`).
     ///
-    /// - Parameter upstream: `HOST:PORT` of the origin `.forward` relays to.
-    init(upstream: String? = nil, handler: @escaping @Sendable (Request) -> Reply) throws {
+    /// - Parameters:
+    ///   - upstream: `HOST:PORT` of the origin `.forward` relays to.
+    ///   - pipelinedBeforeAnswer: the first connection's first answer waits until that many complete requests
+    ///     arrived on it without any answer (a client that does not pipeline then gets none; the peer closing ends
+    ///     the wait).
+    init(
+        upstream: String? = nil,
+        pipelinedBeforeAnswer: Int = 1,
+        handler: @escaping @Sendable (Request) -> Reply
+    ) throws {
         self.handler = handler
         self.upstream = upstream
+        self.pipelinedBeforeAnswer = pipelinedBeforeAnswer
         let fd = socket(AF_INET, Self.streamType, 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var one: Int32 = 1
@@ -180,8 +190,15 @@ final class RawHTTPServer: @unchecked Sendable {
     private func serve(_ fd: Int32, index: Int) {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4_096)
+        var gateOpen = self.pipelinedBeforeAnswer <= 1 || index > 1
         while true {
-            while let request = Self.takeRequest(from: &buffer, connection: index) {
+            if !gateOpen {
+                var copy = buffer
+                var complete = 0
+                while Self.takeRequest(from: &copy, connection: index) != nil { complete += 1 }
+                gateOpen = complete >= self.pipelinedBeforeAnswer
+            }
+            while gateOpen, let request = Self.takeRequest(from: &buffer, connection: index) {
                 self.state.withLock { $0.requests.append(request) }
                 guard self.carryOut(self.handler(request), for: request, on: fd) else { return }
             }

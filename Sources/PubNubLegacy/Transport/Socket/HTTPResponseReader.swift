@@ -53,7 +53,9 @@ struct HTTPResponseReader {
     /// Where unread bytes start in `buffer`.
     private var cursor = 0
     private var status = 0
-    private var keepAlive = true
+    /// Whether the last complete response left the connection open (HTTP/1.1 without `Connection: close`, or a
+    /// 1.0 keep-alive, and a framed body).
+    private(set) var keepAlive = true
     private var body = Data()
     private var interimAnswers = 0
     private var trailerBytes = 0
@@ -147,9 +149,28 @@ struct HTTPResponseReader {
         let reusable = self.keepAlive && self.cursor == self.buffer.count
         let response = TransportResponse(status: self.status, body: self.body)
         self.body = Data()
-        self.buffer = []
+        if self.cursor == self.buffer.count {
+            self.buffer.removeAll(keepingCapacity: true)
+        } else {
+            // Bytes of the next pipelined response (`next()`); a one-response exchange ignores them.
+            self.buffer.removeFirst(self.cursor)
+        }
         self.cursor = 0
         return .complete(response, reusable: reusable)
+    }
+
+    /// After a complete response: starts reading the next one of a pipelined connection from the bytes that followed
+    /// it (`consume` adds more). Only while `keepAlive`: a connection that ends after the response has no next one.
+    mutating func next() throws(Failure) -> Progress {
+        guard case .done = self.phase, self.keepAlive else {
+            preconditionFailure("next() before a complete keep-alive response")
+        }
+        self.phase = .head
+        self.status = 0
+        self.interimAnswers = 0
+        self.trailerBytes = 0
+        if self.buffer.isEmpty { return .needMore }
+        return try self.advance()
     }
 
     /// Drops consumed bytes once they are most of the buffer, so a long body is not copied over and over.
@@ -190,40 +211,40 @@ struct HTTPResponseReader {
             return false
         }
         guard headEnd - self.cursor <= self.maximumHeaderBytes else { throw .headerTooLarge }
-        // Split as bytes: in a Swift string "\r\n" is one character, which a split on "\n" would not see.
-        var lines = self.buffer[self.cursor..<headEnd].split(separator: UInt8(ascii: "\n")).map { line in
-            let trimmed = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
-            return String(decoding: trimmed, as: UTF8.self)
+        // Read as bytes: a response head is ASCII, and Foundation's string trimming and case mapping cost more than
+        // the rest of a small exchange (BENCHMARKS.md, the profile of a publish).
+        var lines = self.buffer[self.cursor..<headEnd].split(separator: Self.lineFeed).map { line in
+            line.last == Self.carriageReturn ? line.dropLast() : line
         }
         self.cursor = headEnd
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard lines.count <= self.limits.maximumHeaderCount + 1 else { throw .tooManyHeaders }
         guard let statusLine = lines.first else { throw .malformed("empty head") }
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...999).contains(status)
+        let parts = statusLine.split(separator: Self.space, maxSplits: 2, omittingEmptySubsequences: true)
+        guard parts.count >= 2, parts[0].starts(with: Self.http1Prefix), let status = Self.decimal(parts[1]),
+            (100...999).contains(status)
         else {
             throw .malformed("bad status line")
         }
         var contentLength: Int?
         var chunked = false
-        var connection = ""
+        var closes = false
+        var keepsAlive = false
         for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { throw .malformed("bad header line") }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            switch name {
-            case "content-length":
-                guard let length = Int(value), length >= 0 else { throw .malformed("bad Content-Length") }
+            guard let colon = line.firstIndex(of: Self.colon) else { throw .malformed("bad header line") }
+            let name = Self.trimmed(line[..<colon])
+            let value = Self.trimmed(line[(colon + 1)...])
+            if Self.equalsIgnoringCase(name, "content-length") {
+                guard let length = Self.decimal(value) else { throw .malformed("bad Content-Length") }
                 if let contentLength, contentLength != length { throw .malformed("conflicting Content-Length") }
                 contentLength = length
-            case "transfer-encoding":
-                chunked =
-                    value.lowercased().split(separator: ",").last?.trimmingCharacters(in: .whitespaces)
-                    == "chunked"
-            case "connection":
-                connection = value.lowercased()
-            default:
-                break
+            } else if Self.equalsIgnoringCase(name, "transfer-encoding") {
+                let last = value.split(separator: Self.comma).last ?? value[...]
+                chunked = Self.equalsIgnoringCase(Self.trimmed(last), "chunked")
+            } else if Self.equalsIgnoringCase(name, "connection") {
+                // The last Connection header decides, as when its value was kept whole.
+                closes = Self.containsIgnoringCase(value, "close")
+                keepsAlive = Self.containsIgnoringCase(value, "keep-alive")
             }
         }
         if (100..<200).contains(status) {
@@ -236,8 +257,8 @@ struct HTTPResponseReader {
             return true
         }
         self.status = status
-        let version11 = parts[0] == "HTTP/1.1"
-        self.keepAlive = connection.contains("close") ? false : (version11 || connection.contains("keep-alive"))
+        let version11 = parts[0].elementsEqual(Self.http11)
+        self.keepAlive = closes ? false : (version11 || keepsAlive)
         if status == 204 || status == 304 {
             self.phase = .fixed(remaining: 0)
         } else if chunked {
@@ -253,6 +274,66 @@ struct HTTPResponseReader {
             self.phase = .untilClose
         }
         return true
+    }
+
+    // MARK: - Bytes
+
+    private static let lineFeed = UInt8(ascii: "\n")
+    private static let carriageReturn = UInt8(ascii: "\r")
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(ascii: "\t")
+    private static let colon = UInt8(ascii: ":")
+    private static let comma = UInt8(ascii: ",")
+    private static let http1Prefix = Array("HTTP/1.".utf8)
+    private static let http11 = Array("HTTP/1.1".utf8)
+
+    /// `bytes` without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start < end, bytes[start] == Self.space || bytes[start] == Self.tab { start += 1 }
+        while end > start, bytes[end - 1] == Self.space || bytes[end - 1] == Self.tab { end -= 1 }
+        return bytes[start..<end]
+    }
+
+    /// ASCII letters folded to lower case; other bytes unchanged.
+    private static func lowered(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+
+    /// Whether `bytes` spell `lower` (lower-case ASCII) in any case.
+    private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lower: StaticString) -> Bool {
+        guard bytes.count == lower.utf8CodeUnitCount else { return false }
+        return lower.withUTF8Buffer { expected in
+            zip(bytes, expected).allSatisfy { Self.lowered($0) == $1 }
+        }
+    }
+
+    /// Whether `bytes` contain `lower` (lower-case ASCII) in any case.
+    private static func containsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lower: StaticString) -> Bool {
+        let length = lower.utf8CodeUnitCount
+        guard bytes.count >= length else { return false }
+        return lower.withUTF8Buffer { expected in
+            for start in bytes.startIndex...(bytes.endIndex - length)
+            where Self.equalsIgnoringCase(bytes[start..<(start + length)], lower) {
+                return true
+            }
+            return false
+        }
+    }
+
+    /// The non-negative decimal number `bytes` spell (digits only), or nil.
+    private static func decimal(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard !bytes.isEmpty else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowSum) = shifted.addingReportingOverflow(Int(byte - 0x30))
+            guard !overflow && !overflowSum else { return nil }
+            value = sum
+        }
+        return value
     }
 
     /// The index just past the blank line that ends the head, or nil when it has not arrived.

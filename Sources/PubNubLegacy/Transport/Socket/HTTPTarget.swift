@@ -29,20 +29,22 @@ struct HTTPTarget: Sendable, Equatable {
 
     /// The target of `url`, or nil when it is not an `http://` or `https://` URL with a host (and a valid port).
     init?(url: URL) {
+        // Scanned as UTF-8 bytes: counting or searching a long URL by Character costs more than sending it.
         let text = url.absoluteString
         let secure: Bool
-        if text.count > 7, text.prefix(7).lowercased() == "http://" {
+        if Self.hasScheme(text, "http://") {
             secure = false
-        } else if text.count > 8, text.prefix(8).lowercased() == "https://" {
+        } else if Self.hasScheme(text, "https://") {
             secure = true
         } else {
             return nil
         }
-        var rest = text.dropFirst(secure ? 8 : 7)
-        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-        var authority = rest[..<authorityEnd]
-        let path = rest[authorityEnd...]
+        var rest = text.utf8.dropFirst(secure ? 8 : 7)
+        if let fragment = rest.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<fragment] }
+        let authorityEnd =
+            rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
+        var authority = Substring(rest[..<authorityEnd])
+        let path = Substring(rest[authorityEnd...])
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         var host: Substring
         var portText: Substring?
@@ -71,8 +73,19 @@ struct HTTPTarget: Sendable, Equatable {
         self.host = String(host)
         self.port = port
         self.secure = secure
-        let bracketed = host.contains(":") ? "[\(host)]" : String(host)
+        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : String(host)
         self.hostHeader = port == defaultPort ? bracketed : "\(bracketed):\(port)"
-        self.pathAndQuery = path.hasPrefix("/") ? String(path) : "/" + path
+        self.pathAndQuery = path.utf8.first == UInt8(ascii: "/") ? String(path) : "/" + path
+    }
+
+    /// Whether `text` starts with `scheme` (lower-case ASCII, `://` included) in any case and has more after it.
+    private static func hasScheme(_ text: String, _ scheme: StaticString) -> Bool {
+        let bytes = text.utf8
+        guard bytes.count > scheme.utf8CodeUnitCount else { return false }
+        return scheme.withUTF8Buffer { expected in
+            zip(bytes, expected).allSatisfy { byte, wanted in
+                (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == wanted
+            }
+        }
     }
 }

@@ -61,6 +61,15 @@ enum POSIXSocket {
         #endif
     }
 
+    /// Sends end of stream to the peer (no more requests) while answers can still be read.
+    static func shutdownWrite(_ fd: Int32) {
+        #if canImport(Glibc)
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+        #else
+        _ = Darwin.shutdown(fd, SHUT_WR)
+        #endif
+    }
+
     /// Blocks SIGPIPE for the calling thread, so a write to a connection the peer reset fails with EPIPE instead of
     /// ending the process. OpenSSL writes with `write`, where no `MSG_NOSIGNAL` flag can be passed; the signal a
     /// blocked write raises stays pending on this thread and is dropped when the thread ends.

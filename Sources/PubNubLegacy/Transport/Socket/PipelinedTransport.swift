@@ -1,0 +1,323 @@
+import Foundation
+
+// Pipelined publishes (`PNConfiguration.publishPipelineDepth`): requests written one after another on one keep-alive
+// connection without waiting for the answers, which HTTP/1.1 servers send in request order (docs/PROTOCOL.md §1).
+
+/// `HTTPTransport` that writes every request on one keep-alive `http://` connection as soon as it is sent, and
+/// matches the answers to the requests in the order they were written.
+///
+/// Two threads share the connection: a writer that opens it and writes the requests in `send` order, and a reader
+/// that reads the answers and completes the request at the head of the line with each. A connection that breaks,
+/// closes (`Connection: close`, end of stream) or goes `timeout` without an answer fails every request written on it
+/// whose answer had not arrived, with the failure a lost connection gives (`SocketFailure.connectionLost`) or
+/// `.timedOut` — never by sending it again: such a request may have reached the server. Requests not yet written when
+/// that happens go out on a new connection.
+///
+/// Plain `http` only: a TLS session cannot be written and read from two threads, so an `https` request fails with
+/// `SocketFailure.unsupportedURL` (the engine sends those on its ordinary lane instead).
+///
+/// A cancelled request completes with `.cancelled` at once; if it was written, its answer is read and dropped so the
+/// others stay matched. Completions run exactly once, never inside `send` and never under a lock: on the reader
+/// thread (answers and failures of written requests), the writer thread (a connection that could not be opened) or
+/// a global queue (cancellations).
+final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
+    // @unchecked: every `var` in `state` and in each `Line` is read and written only while `condition` is locked.
+
+    /// How long the writer waits for another request before its thread ends (and the idle connection is closed).
+    static let writerLinger: TimeInterval = 5
+    /// Longest single wait of the reader while nothing is outstanding, so a retired line's reader ends soon.
+    private static let idleSliceMilliseconds: Int32 = 1_000
+
+    /// One connection: the requests written on it whose answers have not arrived, oldest first.
+    private final class Line: @unchecked Sendable {
+        let connection: SocketConnection
+        var written: [SocketTask] = []
+        /// No more requests are written on it (broken, closed by the server, or retired).
+        var retired = false
+        /// The writer no longer uses it.
+        var writerLeft = false
+        /// Threads still using the connection (writer and reader); the last to leave closes it.
+        var users = 2
+
+        init(connection: SocketConnection) {
+            self.connection = connection
+        }
+    }
+
+    private struct State {
+        var invalidated = false
+        var pending: [SocketTask] = []
+        var writerRunning = false
+        var line: Line?
+    }
+
+    private let label: String
+    private let condition = NSCondition()
+    private var state = State()
+
+    /// - Parameter label: Names the threads, for debugging.
+    init(label: String) {
+        self.label = label
+    }
+
+    private func locked<T>(_ body: (inout State) -> T) -> T {
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        return body(&self.state)
+    }
+
+    @discardableResult
+    func send(
+        _ request: TransportRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+    ) -> TransportTask {
+        guard let target = HTTPTarget(url: request.url), !target.secure else {
+            let task = SocketTask(request: request, target: HTTPTarget.none, completion: completion)
+            task.finish(.failure(SocketFailure.unsupportedURL))
+            return task
+        }
+        let task = SocketTask(request: request, target: target, completion: completion)
+        enum Step { case cancel, signal, spawn }
+        let step = self.locked { state -> Step in
+            if state.invalidated { return .cancel }
+            state.pending.append(task)
+            if state.writerRunning { return .signal }
+            state.writerRunning = true
+            return .spawn
+        }
+        switch step {
+        case .cancel:
+            task.cancel()
+        case .signal:
+            self.condition.signal()
+        case .spawn:
+            let thread = Thread { [self] in self.writeLoop() }
+            thread.name = "com.pubnub.legacy.pipeline.\(self.label).writer"
+            thread.start()
+        }
+        return task
+    }
+
+    func invalidate() {
+        let (pending, written) = self.locked { state -> ([SocketTask], [SocketTask]) in
+            state.invalidated = true
+            let pending = state.pending
+            state.pending = []
+            var written: [SocketTask] = []
+            if let line = state.line {
+                // Taken out under the lock, so the reader (woken below) cannot report them as lost first.
+                written = line.written
+                line.written = []
+                line.retired = true
+                // Wakes the reader (it sees the end of the stream); the descriptor stays open until both threads left.
+                POSIXSocket.shutdownBoth(line.connection.descriptor)
+            }
+            return (pending, written)
+        }
+        self.condition.broadcast()
+        for task in pending + written { task.cancel() }
+    }
+
+    // MARK: - Writer
+
+    private func writeLoop() {
+        POSIXSocket.blockBrokenPipeSignal()
+        while let batch = self.nextPending() {
+            var tasks = batch.filter { !$0.isFinished }
+            guard let first = tasks.first, let line = self.line(for: first) else { continue }
+            if tasks.contains(where: { $0.poolKey != first.poolKey }) {
+                // Another origin (the settings changed): those go out after these, on their own connection.
+                let others = tasks.drop { $0.poolKey == first.poolKey }
+                tasks = Array(tasks.prefix(tasks.count - others.count))
+                self.locked { $0.pending.insert(contentsOf: others, at: 0) }
+            }
+            let registered = self.locked { state -> Bool in
+                guard !line.retired else { return false }
+                // Registered before a byte is written, so the reader can never see an answer it cannot match.
+                line.written.append(contentsOf: tasks)
+                return true
+            }
+            guard registered else {
+                // The line broke between opening and writing: nothing was written, so they go out on the next one.
+                self.locked { $0.pending.insert(contentsOf: tasks, at: 0) }
+                continue
+            }
+            // Everything waiting goes out in one write: fewer system calls, and the server reads them together.
+            var bytes: [UInt8] = []
+            for task in tasks {
+                bytes.append(contentsOf: SocketPool.head(of: task))
+                if let body = task.request.body { bytes.append(contentsOf: body) }
+            }
+            let milliseconds = Self.milliseconds(first.request.timeout)
+            let failure = bytes.withUnsafeBytes { line.connection.stream.write($0, milliseconds: milliseconds) }
+            if failure != nil {
+                // The reader fails every written request of the line, these included.
+                self.locked { _ in
+                    line.retired = true
+                    POSIXSocket.shutdownBoth(line.connection.descriptor)
+                }
+            }
+        }
+    }
+
+    /// Every request not yet written, oldest first, or nil when the writer should end (invalidated, or idle for
+    /// `writerLinger`); an ending writer retires its line.
+    private func nextPending() -> [SocketTask]? {
+        self.condition.lock()
+        defer { self.condition.unlock() }
+        while true {
+            if !self.state.pending.isEmpty {
+                defer { self.state.pending.removeAll(keepingCapacity: true) }
+                return self.state.pending
+            }
+            if !self.state.invalidated {
+                let woken = self.condition.wait(until: Date(timeIntervalSinceNow: Self.writerLinger))
+                if woken || !self.state.pending.isEmpty { continue }
+            }
+            self.state.writerRunning = false
+            if let line = self.state.line {
+                self.state.line = nil
+                self.retireLocked(line)
+                self.leaveLocked(line, writer: true)
+            }
+            return nil
+        }
+    }
+
+    /// The connection to write `task` on: the current one when it is usable, else a new one (with its reader). Nil
+    /// when none could be opened; `task` then has its failure.
+    private func line(for task: SocketTask) -> Line? {
+        let current = self.locked { state -> Line? in
+            guard let line = state.line else { return nil }
+            let idle = line.written.isEmpty
+            let usable =
+                !line.retired && line.connection.poolKey == task.poolKey
+                && (!idle || line.connection.isHealthyWhileIdle)
+            if usable { return line }
+            state.line = nil
+            self.retireLocked(line)
+            self.leaveLocked(line, writer: true)
+            return nil
+        }
+        if let current { return current }
+        let opened = SocketConnection.open(
+            to: task.target,
+            timeout: task.request.timeout,
+            task: task,
+            contexts: nil
+        )
+        switch opened {
+        case .failure(let failure):
+            task.finishOnWorker(.failure(failure))
+            return nil
+        case .success(let connection):
+            let line = Line(connection: connection)
+            let kept = self.locked { state -> Bool in
+                guard !state.invalidated else { return false }
+                state.line = line
+                return true
+            }
+            guard kept else {
+                connection.close()
+                task.cancel()
+                return nil
+            }
+            let limits = task.request.limits
+            let thread = Thread { [self] in self.readLoop(line, limits: limits) }
+            thread.name = "com.pubnub.legacy.pipeline.\(self.label).reader"
+            thread.start()
+            return line
+        }
+    }
+
+    /// No more requests go on `line`; the server sees the end of the requests and closes after its last answer.
+    private func retireLocked(_ line: Line) {
+        guard !line.retired else { return }
+        line.retired = true
+        POSIXSocket.shutdownWrite(line.connection.descriptor)
+    }
+
+    /// One thread stops using `line`; the last closes it. Called with `condition` locked.
+    private func leaveLocked(_ line: Line, writer: Bool) {
+        if writer {
+            guard !line.writerLeft else { return }
+            line.writerLeft = true
+        }
+        line.users -= 1
+        if line.users == 0 { line.connection.close() }
+    }
+
+    // MARK: - Reader
+
+    /// Reads the answers of `line` within `limits`: those of the request that opened it (a client's publishes
+    /// share theirs, `PNConfiguration.maximumResponseBodySize`).
+    private func readLoop(_ line: Line, limits: ResponseLimits) {
+        POSIXSocket.blockBrokenPipeSignal()
+        var reader = HTTPResponseReader(limits: limits)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
+        defer { buffer.deallocate() }
+        let failure = self.readAnswers(line, reader: &reader, buffer: buffer, limits: limits)
+        let orphans = self.locked { _ -> [SocketTask] in
+            // The writer sees the line retired and moves to a new one before writing again.
+            line.retired = true
+            let orphans = line.written
+            line.written = []
+            return orphans
+        }
+        for task in orphans { task.finishOnWorker(.failure(failure)) }
+        self.locked { _ in self.leaveLocked(line, writer: false) }
+    }
+
+    /// Completes written requests with their answers until the connection ends; returns why it ended (the failure
+    /// of the requests still written on it).
+    private func readAnswers(
+        _ line: Line,
+        reader: inout HTTPResponseReader,
+        buffer: UnsafeMutableRawBufferPointer,
+        limits: ResponseLimits
+    ) -> TransportFailure {
+        while true {
+            let (head, retired) = self.locked { _ in (line.written.first, line.retired) }
+            if retired && head == nil { return SocketFailure.connectionLost }
+            let milliseconds = head.map { Self.milliseconds($0.request.timeout) } ?? Self.idleSliceMilliseconds
+            let count: Int
+            switch line.connection.stream.read(into: buffer, milliseconds: milliseconds) {
+            case .failure(.timedOut) where head == nil: continue
+            case .failure(let failure): return failure
+            case .success(let received): count = received
+            }
+            do {
+                var progress: HTTPResponseReader.Progress
+                if count == 0 {
+                    // End of stream: a close-delimited body ends here; anything else is cut.
+                    progress = try reader.finish()
+                    if case .complete(let response, _) = progress { self.answer(line, with: response) }
+                    return SocketFailure.connectionLost
+                }
+                progress = try reader.consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                while case .complete(let response, _) = progress {
+                    guard self.answer(line, with: response) else { return SocketFailure.badServerResponse }
+                    guard reader.keepAlive else { return SocketFailure.connectionLost }
+                    progress = try reader.next()
+                }
+            } catch {
+                return SocketFailure.from(error, limits: limits)
+            }
+        }
+    }
+
+    /// Completes the oldest written request of `line` with `response`; false when none was waiting (an unasked answer).
+    @discardableResult
+    private func answer(_ line: Line, with response: TransportResponse) -> Bool {
+        let task = self.locked { _ -> SocketTask? in
+            line.written.isEmpty ? nil : line.written.removeFirst()
+        }
+        guard let task else { return false }
+        task.finishOnWorker(.success(response))
+        return true
+    }
+
+    private static func milliseconds(_ timeout: TimeInterval) -> Int32 {
+        Int32((SocketConnection.seconds(timeout) * 1_000).rounded(.up))
+    }
+}
