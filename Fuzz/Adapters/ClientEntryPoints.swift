@@ -128,7 +128,8 @@ enum ClientEntryPoints {
             return outcome(ResponseParser.history(response)) { parsed in
                 let decrypted = parsed.messages.map { decoded -> String in
                     guard case .value(let message) = decoded else { return "undecodable" }
-                    return cipher.map { "\(String(describing: $0.cryptor.decrypt(wireValue: message)))" } ?? "\(message)"
+                    return cipher.map { "\(String(describing: $0.cryptor.decrypt(wireValue: message)))" }
+                        ?? "\(message)"
                 }
                 return "\(parsed.start) \(parsed.end) \(decrypted)"
             }
