@@ -20,7 +20,7 @@ step "build, tests included (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
 step "format lint"
-swift format lint --strict -r Package.swift Sources Tests
+swift format lint --strict -r Package.swift Sources Tests Fuzz
 
 step "migration guide: MIGRATION.md against the public symbols and docs/API-3.4.md; snippets up to date"
 python3 Scripts/check-migration.py

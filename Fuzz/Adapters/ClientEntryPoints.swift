@@ -30,7 +30,9 @@ enum ClientEntryPoints {
     /// ends the read, and `endOfStream` closes the stream after the last piece.
     static func readResponse(_ pieces: [ArraySlice<UInt8>], small: Bool, endOfStream: Bool) -> ReadOutcome {
         let limits = Self.readerLimits(small: small)
-        var reader = HTTPResponseReader(maximumHeaderBytes: limits.header, maximumBodyBytes: limits.body)
+        var reader = HTTPResponseReader(
+            limits: ResponseLimits(maximumHeaderBytes: limits.header, maximumBodyBytes: limits.body)
+        )
         do {
             for (index, piece) in pieces.enumerated() {
                 let progress = try Self.consume(piece, into: &reader)
@@ -104,22 +106,30 @@ enum ClientEntryPoints {
             return outcome(ResponseParser.subscribe(response)) { parsed in
                 var events: [String] = []
                 for envelope in parsed.messages {
-                    if PNChannelPresence.isPresenceObservingChannelName(envelope.channel),
-                        let event = PNPresenceEvent(eventObject: envelope.payload, channel: nil)
+                    // Each payload decoded on its own, as the delivery does (`SubscribeResponse.payload(of:)`).
+                    guard let channel = envelope.channel, case .value(let payload) = parsed.payload(of: envelope)
+                    else {
+                        events.append("undecodable")
+                        continue
+                    }
+                    if PNChannelPresence.isPresenceObservingChannelName(channel),
+                        let event = PNPresenceEvent(eventObject: payload, channel: nil)
                     {
                         events.append("\(event.type) \(event.occupancy) \(event.uuid ?? "-")")
                     } else if let cipher {
-                        events.append("\(String(describing: cipher.cryptor.decrypt(wireValue: envelope.payload)))")
+                        events.append("\(String(describing: cipher.cryptor.decrypt(wireValue: payload)))")
                     } else {
-                        events.append("\(envelope.channel) \(String(describing: envelope.publishTimetoken))")
+                        events.append("\(channel) \(String(describing: envelope.publishTimetoken))")
                     }
                 }
                 return "\(parsed.timetoken) \(String(describing: parsed.region)) \(events)"
             }
         case .history:
             return outcome(ResponseParser.history(response)) { parsed in
-                let decrypted = parsed.messages.map { message in
-                    cipher.map { "\(String(describing: $0.cryptor.decrypt(wireValue: message)))" } ?? "\(message)"
+                let decrypted = parsed.messages.map { decoded -> String in
+                    guard case .value(let message) = decoded else { return "undecodable" }
+                    return cipher.map { "\(String(describing: $0.cryptor.decrypt(wireValue: message)))" }
+                        ?? "\(message)"
                 }
                 return "\(parsed.start) \(parsed.end) \(decrypted)"
             }

@@ -14,8 +14,12 @@ extension HostileOriginTableTests {
         let name: String
         /// The bad answer to a long-poll sent with `cursor` on `channel`.
         let reply: @Sendable (_ cursor: UInt64, _ channel: String) -> RawHTTPServer.Reply
-        /// How many messages the bad answer delivers.
-        let delivered: Int
+        /// The texts of the messages the bad answer delivers, in order (an undecodable payload: its raw JSON text).
+        let delivered: [String]
+        /// How many of them are undecodable, each reported with 127 right after it (docs/BEHAVIOR.md §3.10).
+        var undecodable = 0
+        /// The long-poll deadline (`subscribeMaximumIdleTime`) of the row's client; nil: the default.
+        var deadline: TimeInterval? = nil
 
         var testDescription: String { "long-poll: \(self.name)" }
     }
@@ -34,7 +38,29 @@ extension HostileOriginTableTests {
                     close: false
                 )
             },
-            delivered: 100_000
+            delivered: (1...100_000).map(String.init)
+        ),
+        PollRow(
+            name: "an undecodable message between two good ones",
+            reply: { cursor, channel in
+                let messages = ["1", #""\ud800""#, "3"].map {
+                    RawHTTPServer.ScriptedMessage(channel: channel, payload: $0, timetoken: cursor + 1)
+                }
+                return .send(RawHTTPServer.subscribeAnswer(cursor: cursor, messages), close: false)
+            },
+            delivered: ["1", #""\ud800""#, "3"],
+            undecodable: 1
+        ),
+        PollRow(
+            name: "an answer dripped a byte a second",
+            reply: { cursor, channel in
+                .drip(
+                    RawHTTPServer.subscribeAnswer(cursor: cursor, Self.numbered(1, on: channel, after: cursor)),
+                    every: 1
+                )
+            },
+            delivered: [],
+            deadline: 3
         ),
         PollRow(
             name: "a JSON answer cut in the middle",
@@ -46,25 +72,25 @@ extension HostileOriginTableTests {
                 )
                 return .send(RawHTTPServer.ok(body), close: false)
             },
-            delivered: 0
+            delivered: []
         ),
         PollRow(
             name: "an HTML error page",
             reply: { _, _ in
                 .send(Self.answer("<html>502</html>", status: "502 Bad Gateway", type: "text/html"), close: false)
             },
-            delivered: 0
+            delivered: []
         ),
         PollRow(
             name: "a cursor past UInt64.max",
             reply: { _, _ in .send(RawHTTPServer.ok(#"{"t":{"t":"184467440737095516150","r":1},"m":[]}"#), close: false)
             },
-            delivered: 0
+            delivered: []
         ),
         PollRow(
             name: "the connection closed mid-answer",
             reply: { _, _ in .send(Self.head("200 OK", "Content-Length: 400\r\n\r\n{\"t\":{\"t\":\"1"), close: true) },
-            delivered: 0
+            delivered: []
         ),
         PollRow(
             name: "an unrequested second answer after the first",
@@ -75,7 +101,7 @@ extension HostileOriginTableTests {
                     after: 0.05
                 )
             },
-            delivered: 2
+            delivered: ["1", "2"]
         ),
     ]
 
@@ -97,6 +123,7 @@ extension HostileOriginTableTests {
         }
         defer { server.stop() }
         let configuration = PNConfiguration.testing(origin: "127.0.0.1:\(server.port)")
+        if let deadline = row.deadline { configuration.subscribeMaximumIdleTime = deadline }
         let client = PubNub(configuration: configuration, delegate: nil, eventSinks: [])
         let four = FourChannelRecorder(client: client, center: PNObservationCenter(client: client))
         defer { four.stop() }
@@ -112,13 +139,13 @@ extension HostileOriginTableTests {
         #expect(try await HostileOriginTests.publishRaw(#""wake""#, on: name, to: origin.address) == 200)
         let received = { four.entries.filter { $0.channel == .observer && $0.label == "messageReceive" }.count }
         try await HostileOriginTests.waitUntil("the bad answer", within: 60) {
-            !armed.current && received() >= 1 + row.delivered
+            !armed.current && received() >= 1 + row.delivered.count
         }
         try await HostileOriginTests.waitUntil("a long-poll parked again", within: 30) {
             origin.counters.parkedPolls >= 1
         }
         #expect(try await HostileOriginTests.publishRaw(#""after""#, on: name, to: origin.address) == 200)
-        let total = 2 + row.delivered
+        let total = 2 + row.delivered.count
         try await HostileOriginTests.waitUntil("\(total) messages", within: 60) { received() >= total }
 
         // Each message exactly once, in order, on the three channels that carry messages.
@@ -126,7 +153,7 @@ extension HostileOriginTableTests {
         let texts = recorder.all(.sink, "didReceiveMessage").compactMap { entry in
             entry.message.map { String(describing: $0.message ?? "nil") }
         }
-        let expected = ["wake"] + (0..<row.delivered).map { String($0 + 1) } + ["after"]
+        let expected = ["wake"] + row.delivered + ["after"]
         #expect(texts.count == expected.count && texts == expected, "got \(texts.prefix(5))… \(texts.suffix(5))")
         let keys = four.entries.filter { $0.channel == .observer && $0.label == "messageReceive" }.map(\.key)
         for channel in [FourChannelRecorder.Channel.delegate, .notification] {
@@ -134,6 +161,9 @@ extension HostileOriginTableTests {
             let same = four.entries.filter { $0.channel == channel && $0.label == label }.map(\.key)
             #expect(same == keys, "\(channel) differs from the observer")
         }
+        let reported = recorder.all(.sink, "error").compactMap(\.error).filter { $0.associatedObject is PNMessage }
+        #expect(reported.count == row.undecodable)
+        #expect(reported.allSatisfy { $0.code == kPNResponseMalformedJSONError })
         #expect(client.isConnected())
         client.disconnect()
     }
