@@ -32,12 +32,12 @@ let package = Package(
             name: "PubNubAsyncTests",
             dependencies: ["PubNubAsync", "PubNubLegacy", "PNObservation", "LocalOrigin", "TestSupport"]
         ),
-        .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin"]),
+        .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin", "TestSupport"]),
         .executableTarget(
             name: "LegacyDemo",
             dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync"]
         ),
-        .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo"]),
+        .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo", "TestSupport"]),
         .testTarget(
             name: "SnippetTests",
             dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync"]
@@ -48,7 +48,8 @@ let package = Package(
             name: "PortedAppsTests",
             dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "TestSupport"]
         ),
-        // What several test targets share: the lock of the process-wide state (shared client, logger, defaults).
+        // What several test targets share: the lock of the process-wide state (shared client, logger, defaults) and the
+        // lock of the tests that block their thread for seconds.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `LegacyDemo bench` as Scripts/bench.sh and users run it: the built binary, its `BENCH` lines and exit status.
 /// No figure is judged for speed (docs/DESIGN.md §10); the tests check that every workload ran and reported a sane
 /// value.
-@Suite(.serialized)
+@Suite(.serialized, .holdsAThread)
 struct BenchCommandTests {
     /// Every figure with its unit, in the order the command prints them.
     private static let figures: [(name: String, unit: String)] = [

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The console commands beyond the basic session (`ConsoleSession+Commands.swift`): push, presence observation,
 /// resend, identifier, delegate switch, reset and configuration changes, each through the channels the event matrix
 /// (docs/API-3.4.md §3) lists for it.
-@Suite(.serialized)
+@Suite(.serialized, .holdsAThread)
 struct ConsoleSessionCommandsTests {
     /// The four lines of an event with a completion block, in delivery order.
     private func fourChannels(

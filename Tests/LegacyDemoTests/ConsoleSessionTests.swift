@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `LegacyDemo console` driven as scripts drive it: commands piped into the built binary, its transcript read back.
-@Suite(.serialized)
+@Suite(.serialized, .holdsAThread)
 struct ConsoleSessionTests {
     @Test func pipedSessionOnTheEmbeddedOriginShowsEveryChannelInOrder() throws {
         let (lines, status) = try ConsoleTranscript.session([

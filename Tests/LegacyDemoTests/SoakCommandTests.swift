@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `LegacyDemo soak` as users and scripts run it: the built binary, its output and its exit status.
-@Suite(.serialized)
+@Suite(.serialized, .holdsAThread)
 struct SoakCommandTests {
     private static let resultKeys = [
         "sent", "failed", "received", "matched", "lost", "duplicated", "corrupted", "unconfirmed", "p50_ms", "p99_ms",

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -7,7 +8,7 @@ import Testing
 // history answers are produced only as the client drains them, and more idle connections than the cap do not lock
 // other clients out. (One channel repeated in a v3 history request is `OriginStoreHistoryTests`.)
 
-@Suite struct LocalOriginBoundsTests {
+@Suite(.holdsAThread) struct LocalOriginBoundsTests {
     /// POSTs `body` as a publish on `channel` and expects it stored.
     private func publish(_ client: HTTPTestClient, _ channel: String, _ body: String) throws {
         try client.send(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -120,7 +121,7 @@ private final class DemoProcess: @unchecked Sendable {
     }
 }
 
-@Suite struct LegacyDemoOriginControlTests {
+@Suite(.holdsAThread) struct LegacyDemoOriginControlTests {
     @Test func faultsFromTheCommandLineAndFromStdinReachClients() throws {
         let demo = try DemoProcess(["origin", "--port", "0", "--control-stdin", "--fault", "503 time count=1"])
         defer { demo.finish() }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -7,7 +8,7 @@ import Testing
 // shortened through the limits value, so each test runs in seconds; the deadlines of the waits leave room for a
 // loaded machine and are never what a test asserts.
 
-@Suite struct HTTPServerBoundsTests {
+@Suite(.holdsAThread) struct HTTPServerBoundsTests {
     // MARK: - Slow requests
 
     @Test func slowlorisConnectionsAreAnswered408WithinTheHeaderTimeoutWhileOthersAreServed() throws {

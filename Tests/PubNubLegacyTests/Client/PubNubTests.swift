@@ -205,7 +205,8 @@ import Testing
         // queued behind it complete first; the disconnect comes next, once; calls made after it fail with 105.
         let recorder = EventRecorder()
         let transport = FakeTransport.origin { request in request.url.path.hasPrefix("/publish/") ? .hold : nil }
-        let client = try await Self.connected(recorder, transport: transport)
+        // The held publish must outlive a loaded machine's pauses: no timeout is under test here.
+        let client = try await Self.connected(recorder, transport: transport) { $0.nonSubscriptionRequestTimeout = 120 }
         client.sendMessage("held", toChannel: PNChannel.channelWithName("d")) { state, value in
             recorder.block("publish.\(state.rawValue)", value)
         }

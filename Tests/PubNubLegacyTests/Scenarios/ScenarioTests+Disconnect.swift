@@ -44,8 +44,9 @@ extension ScenarioTests {
     func s17DisconnectWaitsForPendingWork() async throws {
         // Layer rule (issue 13, as 3.4.2 did: `+disconnect` took the operation lock like every call): the history
         // request in flight and the publish deferred behind it complete first, then the disconnect runs; a call made
-        // after the disconnect runs after it and fails its pre-flight with 105, gate closed (block only).
-        let harness = try MatrixHarness(.fake)
+        // after the disconnect runs after it and fails its pre-flight with 105, gate closed (block only). The held
+        // history must outlive a loaded machine's pauses, so its timeout is long; no timeout is under test here.
+        let harness = try MatrixHarness(.fake) { $0.nonSubscriptionRequestTimeout = 120 }
         defer { harness.stop() }
         let transport = try #require(harness.transport)
         let ledger = BlockLedger(harness.recorder)
