@@ -12,6 +12,7 @@ import Testing
 public struct HoldsAThread: SuiteTrait, TestTrait, TestScoping {
     private static let lock = AsyncLock()
 
+    /// True: applied to a suite, the trait scopes each of its tests.
     public var isRecursive: Bool { true }
 
     /// Holds the lock while `function` (one test, or one case of a parameterized test) runs; a suite itself only
