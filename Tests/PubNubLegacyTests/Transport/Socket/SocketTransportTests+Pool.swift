@@ -140,10 +140,11 @@ extension SocketTransportTests {
         defer { transport.invalidate() }
         let log = CompletionLog()
         let task = transport.send(
-            Self.get("http://\(origin.address)/time/0", timeout: 30),
+            // Long enough that a loaded machine's pause cannot let it time out before the test cancels it.
+            Self.get("http://\(origin.address)/time/0", timeout: 300),
             completion: log.completion(0)
         )
-        try await Self.waitUntil { origin.faultCounters.unanswered == 1 }
+        try await Self.waitUntil(within: 120) { origin.faultCounters.unanswered == 1 }
         task.cancel()
         try await log.waitFor(1)
         task.cancel()
