@@ -26,14 +26,7 @@ public struct HoldsAThread: SuiteTrait, TestTrait, TestScoping {
             try await function()
             return
         }
-        await Self.lock.acquire()
-        do {
-            try await function()
-        } catch {
-            await Self.lock.release()
-            throw error
-        }
-        await Self.lock.release()
+        try await Self.lock.holding(function)
     }
 }
 

@@ -25,6 +25,18 @@ actor AsyncLock {
             self.waiters.removeFirst().resume()
         }
     }
+
+    /// Runs `body` while holding the lock, releasing it however `body` ends.
+    nonisolated func holding(_ body: @Sendable () async throws -> Void) async throws {
+        await self.acquire()
+        do {
+            try await body()
+        } catch {
+            await self.release()
+            throw error
+        }
+        await self.release()
+    }
 }
 
 /// Runs a whole suite (or one test) while holding the process-wide lock of the shared state, so suites that touch
@@ -39,14 +51,7 @@ public struct SharedProcessState: SuiteTrait, TestTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        await Self.lock.acquire()
-        do {
-            try await function()
-        } catch {
-            await Self.lock.release()
-            throw error
-        }
-        await Self.lock.release()
+        try await Self.lock.holding(function)
     }
 }
 
