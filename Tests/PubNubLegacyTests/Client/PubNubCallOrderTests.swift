@@ -45,12 +45,7 @@ import Testing
         let client = try await PubNubTests.connected(recorder, transport: transport)
         // The reachability probe (`/time/0` every 10 s, docs/BEHAVIOR.md §2.2) would land among the requests this
         // test orders when a loaded machine stretches it past 10 s; it is not one of the calls under test.
-        client.engine.queue.sync {
-            client.engine.probeInterval = 3_600
-            client.engine.probeTimer?.cancel()
-            client.engine.probeTimer = nil
-            client.engine.scheduleProbe()
-        }
+        client.quietReachabilityProbe()
         let channel = PNChannel.channelWithName(Self.unique("calls"))
         let token = Data([1, 2, 3, 4])
         var expected: [String] = []

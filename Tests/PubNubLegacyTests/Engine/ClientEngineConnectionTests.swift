@@ -179,9 +179,9 @@ import Testing
         client.engine.queue.sync {
             client.engine.canRelaxCertificateValidation = false
             client.engine.connectAttemptTimeout = 120  // a slow run must not add a timed-out attempt
-            // Nor a reachability probe (`/time/0`, 10 s after the failure) among the requests counted below.
-            client.engine.probeInterval = 3_600
         }
+        // Nor a reachability probe (`/time/0`, 10 s after the failure) among the requests counted below.
+        client.quietReachabilityProbe()
         client.connectWithSuccessBlock(nil) { recorder.block("connectError", $0) }
         let failed = try await recorder.next(.block, "connectError", within: 60)
         #expect(failed.error?.category == .tlsFailure && failed.error?.code == -1202)

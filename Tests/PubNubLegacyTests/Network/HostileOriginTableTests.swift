@@ -236,7 +236,7 @@ import Testing
         let client = PubNub(configuration: configuration, delegate: nil, eventSinks: [])
         // The reachability probe is a time request too: on a loaded machine its 10 s tick can fall while a time row's
         // origin is hostile, and the client would rightly decide the origin is gone. The rows are about the call.
-        client.engine.queue.sync { client.engine.probeInterval = 3_600 }
+        client.quietReachabilityProbe()
         let four = FourChannelRecorder(client: client, center: PNObservationCenter(client: client))
         defer { four.stop() }
         client.connectWithSuccessBlock(four.connectSuccess, errorBlock: four.connectFailure)

@@ -118,8 +118,7 @@ extension ScenarioTests {
         let ledger = BlockLedger(harness.recorder)
         // The test counts `/time/0` requests: the reachability probe (every 10 s after the connect) would add one
         // when a loaded machine stretches the test past 10 s.
-        let engine = harness.client.engine
-        engine.queue.sync { engine.probeInterval = 3_600 }
+        harness.client.quietReachabilityProbe()
         let start = harness.mark
         let transport = try await Self.connectHeld(harness, ledger, id: "first")
         _ = harness.client.sendMessage("x", toChannel: harness.channel, withCompletionBlock: ledger.send("publish"))

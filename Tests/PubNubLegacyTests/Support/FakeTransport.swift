@@ -211,6 +211,20 @@ extension PNConfiguration {
 }
 
 extension PubNub {
+    /// Moves the reachability probe (`/time/0` every 10 s once connected, docs/BEHAVIOR.md §2.2) an hour away, and
+    /// reschedules it if one is already due: for tests that count or order requests, which a loaded machine can
+    /// stretch past 10 s. (The clock seam of issue 16 will replace this reach into the engine.)
+    func quietReachabilityProbe() {
+        let engine = self.engine
+        engine.queue.sync {
+            engine.probeInterval = 3_600
+            guard engine.probeTimer != nil else { return }
+            engine.probeTimer?.cancel()
+            engine.probeTimer = nil
+            engine.scheduleProbe()
+        }
+    }
+
     /// A client on `transport` (both lanes) that reports to `recorder` as delegate and sink.
     static func testing(
         configuration: PNConfiguration,
