@@ -67,8 +67,8 @@ extension HostileOriginTests {
         client.subscribeOnChannel(PNChannel.channelWithName(name))
         try await recorder.next(.delegate, "didSubscribe", within: 10)
         try await recorder.next(.delegate, "didReceiveMessage", within: 10)
-        // Let the unrequested answer arrive wherever it arrives, then let the origin answer the held long-poll.
-        try await Task.sleep(nanoseconds: UInt64((delay + 0.3) * 1e9))
+        // The unrequested answer is on the wire before the origin answers the held long-poll.
+        try await Self.waitUntil("the unrequested answer written") { server.unrequestedWritten >= 1 }
         release.signal()
         try await Self.waitUntil("m3") { Self.receivedTexts(recorder).contains("m3") }
         try await Task.sleep(nanoseconds: 200_000_000)

@@ -54,6 +54,7 @@ final class RawHTTPServer: @unchecked Sendable {
         var connections: [Int32] = []
         var requests: [Request] = []
         var accepted = 0
+        var unrequestedWritten = 0
         var open = 0
         var mostOpen = 0
         var stopped = false
@@ -133,6 +134,8 @@ final class RawHTTPServer: @unchecked Sendable {
     var isStopped: Bool { self.state.current.stopped }
     /// Connections accepted so far.
     var accepted: Int { self.state.current.accepted }
+    /// Unrequested answers (`.sendWithUnrequested`'s `extra`) written so far.
+    var unrequestedWritten: Int { self.state.current.unrequestedWritten }
     /// The most connections that were open at once.
     var mostOpen: Int { self.state.current.mostOpen }
 
@@ -220,7 +223,9 @@ final class RawHTTPServer: @unchecked Sendable {
         case .sendWithUnrequested(let text, let extra, let delay):
             guard Self.writeAll(fd, Array(text.utf8)) else { return false }
             self.hold(seconds: delay)
-            return !self.isStopped && Self.writeAll(fd, Array(extra.utf8))
+            guard !self.isStopped, Self.writeAll(fd, Array(extra.utf8)) else { return false }
+            self.state.withLock { $0.unrequestedWritten += 1 }
+            return true
         case .drip(let text, let interval):
             for byte in text.utf8 {
                 guard !self.isStopped, Self.writeAll(fd, [byte]) else { return false }
