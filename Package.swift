@@ -17,25 +17,34 @@ let package = Package(
         .executable(name: "LegacyDemo", targets: ["LegacyDemo"]),
     ],
     targets: [
-        .target(name: "PubNubLegacy"),
+        // What the client, LocalOrigin and the demo share below the protocol: the lock box, the one-shot latch and the
+        // POSIX socket shim. No wire format and no PubNub knowledge, so LocalOrigin stays an independent
+        // implementation of the protocol (docs/DESIGN.md). Not a product: everything in it has `package` access.
+        .target(name: "PubNubPlatform"),
+        .target(name: "PubNubLegacy", dependencies: ["PubNubPlatform"]),
         .testTarget(
             name: "PubNubLegacyTests",
-            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "TestSupport"],
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubPlatform", "TestSupport"],
             resources: [.copy("Fixtures/crypto-vectors.json")]  // docs/CRYPTO.md §6
         ),
-        .target(name: "PNObservation", dependencies: ["PubNubLegacy"]),
-        .testTarget(name: "PNObservationTests", dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin"]),
-        .target(name: "LocalOrigin"),
+        .target(name: "PNObservation", dependencies: ["PubNubLegacy", "PubNubPlatform"]),
+        .testTarget(
+            name: "PNObservationTests",
+            dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin", "PubNubPlatform"]
+        ),
+        .target(name: "LocalOrigin", dependencies: ["PubNubPlatform"]),
         // The async/await overlay and 4.x statuses on the same engine (MIGRATION.md "Modernising a ported app").
-        .target(name: "PubNubAsync", dependencies: ["PubNubLegacy"]),
+        .target(name: "PubNubAsync", dependencies: ["PubNubLegacy", "PubNubPlatform"]),
         .testTarget(
             name: "PubNubAsyncTests",
-            dependencies: ["PubNubAsync", "PubNubLegacy", "PNObservation", "LocalOrigin", "TestSupport"]
+            dependencies: [
+                "PubNubAsync", "PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubPlatform", "TestSupport",
+            ]
         ),
-        .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin", "TestSupport"]),
+        .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin", "PubNubPlatform", "TestSupport"]),
         .executableTarget(
             name: "LegacyDemo",
-            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync"]
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync", "PubNubPlatform"]
         ),
         .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo", "TestSupport"]),
         .testTarget(
@@ -46,7 +55,7 @@ let package = Package(
         // app").
         .testTarget(
             name: "PortedAppsTests",
-            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "TestSupport"]
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubPlatform", "TestSupport"]
         ),
         // What several test targets share: the lock of the process-wide state (shared client, logger, defaults) and the
         // lock of the tests that block their thread for seconds.

@@ -67,15 +67,17 @@ stale() {
 
 swift_flags=("$opt" -g -swift-version 6 -warnings-as-errors -parse-as-library -sanitize=fuzzer,address)
 
+# PubNubPlatform (the lock box, latch and POSIX shim both modules use) is built first; the others import it.
 build_module() {
     local module=$1
     local lib="$build/lib/lib$module.a"
-    if stale "$lib" "Sources/$module" Scripts/fuzz.sh; then
+    [ "$module" = PubNubPlatform ] || build_module PubNubPlatform
+    if stale "$lib" "Sources/$module" Sources/PubNubPlatform Scripts/fuzz.sh; then
         echo "==> building $module with ASan and fuzzer coverage" >&2
         mkdir -p "$build/lib"
         local sources=()
         while IFS= read -r file; do sources+=("$file"); done < <(find "Sources/$module" -name '*.swift' | sort)
-        swiftc "${swift_flags[@]}" -enable-testing -emit-library -static -module-name "$module" \
+        swiftc "${swift_flags[@]}" -enable-testing -emit-library -static -module-name "$module" -I "$build/lib" \
             -package-name pubnublegacy -emit-module -emit-module-path "$build/lib/$module.swiftmodule" \
             -o "$lib" "${sources[@]}"
     fi
@@ -88,10 +90,11 @@ build_target() {
     local bin="$build/bin/$target" adapter
     adapter=$(adapter_of "$module")
     local inputs=("Fuzz/Targets/$target.swift" "$adapter" Fuzz/Support/*.swift)
-    if stale "$bin" "$build/lib/lib$module.a" "${inputs[@]}"; then
+    if stale "$bin" "$build/lib/lib$module.a" "$build/lib/libPubNubPlatform.a" "${inputs[@]}"; then
         echo "==> linking $target" >&2
         mkdir -p "$build/bin"
-        swiftc "${swift_flags[@]}" -use-ld=lld -I "$build/lib" -L "$build/lib" -l"$module" -o "$bin" "${inputs[@]}"
+        swiftc "${swift_flags[@]}" -use-ld=lld -I "$build/lib" -L "$build/lib" -l"$module" -lPubNubPlatform -o "$bin" \
+            "${inputs[@]}"
     fi
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 
 /// An embedded PubNub-compatible origin: an HTTP/1.1 server on a loopback port that answers the PubNub REST
 /// protocol (docs/PROTOCOL.md §3) for the 3.4 forms (v1 subscribe, JSONP callbacks) and the current SDKs' forms alike.
@@ -10,7 +11,7 @@ import Foundation
 /// `restart(keepingStore:)`, see `LocalOrigin+Faults.swift`). Every method may be called from any thread.
 public final class LocalOrigin: @unchecked Sendable {
     // @unchecked: the server, the handler and the life-cycle phase live in `control`, and the request observers in
-    // `observers`, both `HTTPLocked` boxes; every other stored property is an immutable `let` of a thread-safe type.
+    // `observers`, both `Locked` boxes; every other stored property is an immutable `let` of a thread-safe type.
 
     /// Where the origin listens and how it bounds time and memory.
     public struct Configuration: Sendable {
@@ -62,7 +63,7 @@ public final class LocalOrigin: @unchecked Sendable {
         case down
         /// A restart is under way; `done` opens when it ends. `stopWhenDone`: `stop()` was called meanwhile on a
         /// server thread, which cannot wait, so the restart stops the origin when it ends.
-        case restarting(done: HTTPLatch, stopWhenDone: Bool)
+        case restarting(done: Latch, stopWhenDone: Bool)
         case stopped
     }
 
@@ -79,15 +80,15 @@ public final class LocalOrigin: @unchecked Sendable {
     let limits: HTTPServerLimits
     /// The fault-injection layer: the `HTTPHandler` of every server this origin runs, in front of the PubNub logic.
     let faults: FaultInjector
-    let control: HTTPLocked<Control>
+    let control: Locked<Control>
     /// The request observers; every handler this origin runs relays to them.
-    let observers = HTTPLocked<[@Sendable (RequestLogEntry) -> Void]>([])
+    let observers = Locked<[@Sendable (RequestLogEntry) -> Void]>([])
 
     private init(settings: OriginSettings, limits: HTTPServerLimits, faults: FaultInjector, control: Control) {
         self.settings = settings
         self.limits = limits
         self.faults = faults
-        self.control = HTTPLocked(control)
+        self.control = Locked(control)
     }
 
     deinit {
@@ -151,7 +152,7 @@ public final class LocalOrigin: @unchecked Sendable {
     /// own thread. Waits for a restart under way to end first.
     public func stop() {
         enum Step {
-            case wait(HTTPLatch)
+            case wait(Latch)
             case stop(HTTPServer, OriginHandler)
             case nothing
         }

@@ -1,4 +1,5 @@
 import PubNubLegacy
+import PubNubPlatform
 
 /// 3.4's `PNObservationCenter`: lets any object observe one kind of client event with a block, as the delegate and
 /// the notifications do, without being the delegate.

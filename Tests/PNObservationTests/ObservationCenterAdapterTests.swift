@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PubNubLegacy
+import PubNubPlatform
 import Testing
 
 @testable import PNObservation

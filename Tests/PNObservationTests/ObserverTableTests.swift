@@ -1,5 +1,6 @@
 import Dispatch
 import PubNubLegacy
+import PubNubPlatform
 import Testing
 
 @testable import PNObservation

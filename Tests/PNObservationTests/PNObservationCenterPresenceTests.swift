@@ -1,4 +1,5 @@
 import PNObservation
+import PubNubPlatform
 import Testing
 
 @testable import PubNubLegacy

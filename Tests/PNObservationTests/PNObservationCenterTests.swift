@@ -1,5 +1,6 @@
 import Foundation
 import PubNubLegacy
+import PubNubPlatform
 import Testing
 
 @testable import PNObservation

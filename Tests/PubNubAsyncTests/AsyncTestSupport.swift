@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PubNubAsync
+import PubNubPlatform
 
 @testable import PubNubLegacy
 

@@ -3,6 +3,7 @@ import Foundation
 import LocalOrigin
 import PNObservation
 import PubNubLegacy
+import PubNubPlatform
 
 /// Workload 7 of `LegacyDemo bench`: one subscribe answer carrying `count` messages (a catch-up after a long outage
 /// on a busy channel), delivered to a `PNDelegate`, a `PNObservationCenter` message observer and a

@@ -1,5 +1,6 @@
 import Foundation
 import PubNubLegacy
+import PubNubPlatform
 
 // The commands, each written as a 3.x app calls the facade: static `PubNub` methods with completion blocks that
 // print `[block]` lines and open the latch the input thread waits on.
@@ -231,7 +232,7 @@ extension ConsoleSession {
     }
 
     /// The publish block: prints every state, opens the latch on the final one (sent or failed).
-    private func publishBlock(_ latch: ConsoleLatch) -> PNClientMessageProcessingBlock {
+    private func publishBlock(_ latch: Latch) -> PNClientMessageProcessingBlock {
         let out = self.output
         return { state, object in
             out.line("[block] publish \(ConsoleFormat.processing(state, object))")
@@ -259,7 +260,7 @@ extension ConsoleSession {
 
     private func push(_ command: ConsoleCommand) {
         let out = self.output
-        let channelsBlock = { (name: String, latch: ConsoleLatch) in
+        let channelsBlock = { (name: String, latch: Latch) in
             { (channels: [PNChannel]?, error: PNError?) in
                 out.line("[block] \(name) channels=\(ConsoleFormat.channels(channels)) \(ConsoleFormat.error(error))")
                 latch.open()

@@ -3,6 +3,7 @@ import Foundation
 import LocalOrigin
 import PNObservation
 import PubNubLegacy
+import PubNubPlatform
 
 /// `LegacyDemo console`: every facade API as a command, read one per line from stdin (a terminal or a pipe), run
 /// against the shared client (`PubNub.sharedInstance()`) exactly as a 3.x app calls it, with every event printed
@@ -142,8 +143,8 @@ final class ConsoleSession {
 
     /// Starts a call whose completion block opens the latch it is given, and waits for it at most `--timeout`
     /// seconds; prints a timeout line when the block never ran.
-    func awaitBlock(_ what: String, _ call: (ConsoleLatch) -> Void) {
-        let latch = ConsoleLatch()
+    func awaitBlock(_ what: String, _ call: (Latch) -> Void) {
+        let latch = Latch()
         call(latch)
         if !latch.wait(timeout: self.settings.timeout) {
             self.output.line("timeout \(what): no outcome after \(Self.seconds(self.settings.timeout))")
@@ -173,31 +174,5 @@ final class ConsoleSession {
         if self.state.wait(for: [.disconnected], after: baseline, timeout: Self.disconnectTimeout) == nil {
             self.output.line("timeout disconnect: no outcome after \(Self.seconds(Self.disconnectTimeout))")
         }
-    }
-}
-
-/// A one-shot gate a completion block opens and the input thread waits on.
-final class ConsoleLatch: @unchecked Sendable {
-    // @unchecked: `isOpen` is only read or written while holding `condition`.
-    private let condition = NSCondition()
-    private var isOpen = false
-
-    /// Opens the latch (again is harmless) and wakes the waiter.
-    func open() {
-        self.condition.lock()
-        self.isOpen = true
-        self.condition.broadcast()
-        self.condition.unlock()
-    }
-
-    /// Waits until the latch is open or `timeout` seconds passed; true when it opened.
-    func wait(timeout: Double) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        while !self.isOpen {
-            if !self.condition.wait(until: deadline) { return self.isOpen }
-        }
-        return true
     }
 }

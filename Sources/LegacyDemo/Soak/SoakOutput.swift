@@ -1,15 +1,19 @@
 import Foundation
+import PubNubPlatform
 
 /// The soak's stdout: time-stamped log lines and, on a terminal, one status line kept at the bottom and redrawn in
 /// place; elsewhere the status goes out as plain periodic lines, and only with `--show-all-logs`.
-final class SoakOutput: @unchecked Sendable {
-    // @unchecked: `statusShown` and `reporting` are only read or written while holding `lock`, which also orders
-    // the writes.
-    private let lock = NSLock()
-    private var statusShown = false
-    /// Set by the first report line: from then on log and status lines are dropped, so a callback that arrives late
-    /// (e.g. did-disconnect after the unsubscribe completed) can never follow the `RESULT` line (docs/DESIGN.md §9).
-    private var reporting = false
+final class SoakOutput: Sendable {
+    private struct Screen {
+        var statusShown = false
+        /// Set by the first report line: from then on log and status lines are dropped, so a callback that arrives
+        /// late (e.g. did-disconnect after the unsubscribe completed) can never follow the `RESULT` line
+        /// (docs/DESIGN.md §9).
+        var reporting = false
+    }
+
+    /// The screen's state; its lock also orders the writes.
+    private let screen = Locked(Screen())
     let showAllLogs: Bool
     let isTerminal: Bool
 
@@ -39,22 +43,22 @@ final class SoakOutput: @unchecked Sendable {
 
     /// A line of the final report; the status line, if shown, is left above it.
     func report(_ line: String) {
-        self.lock.lock()
-        self.statusShown = false
-        self.reporting = true
-        say(line)
-        self.lock.unlock()
+        self.screen.withLock { screen in
+            screen.statusShown = false
+            screen.reporting = true
+            say(line)
+        }
     }
 
     private func write(_ line: String, isStatus: Bool) {
-        self.lock.lock()
-        defer { self.lock.unlock() }
-        guard !self.reporting else { return }
-        // ESC[1A ESC[2K: up one line and clear it, so the status line is replaced rather than repeated.
-        let erase = self.isTerminal && self.statusShown ? "\u{1B}[1A\u{1B}[2K" : ""
-        // A log line takes the status line's place; the status comes back below it at the next update.
-        say(erase + line)
-        self.statusShown = isStatus && self.isTerminal
+        self.screen.withLock { screen in
+            guard !screen.reporting else { return }
+            // ESC[1A ESC[2K: up one line and clear it, so the status line is replaced rather than repeated.
+            let erase = self.isTerminal && screen.statusShown ? "\u{1B}[1A\u{1B}[2K" : ""
+            // A log line takes the status line's place; the status comes back below it at the next update.
+            say(erase + line)
+            screen.statusShown = isStatus && self.isTerminal
+        }
     }
 
     private static func stamp() -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 
 // Stop and start again on the same port, as a server process restart looks to a client: every connection is closed
 // without an answer, connections are refused until the new listening socket is open, and then the origin answers
@@ -25,7 +26,7 @@ extension LocalOrigin {
     ///   else took it) — the origin then refuses connections until a later restart succeeds or it is stopped.
     public func restart(keepingStore: Bool) throws(FaultError) {
         guard !LocalOrigin.isServerThread else { throw .onServerThread }
-        let done = HTTPLatch()
+        let done = Latch()
         defer { done.open() }  // on every way out; opening twice is harmless
         let (oldServer, oldHandler) = try self.beginRestart(done)
         oldServer.stop()
@@ -75,10 +76,10 @@ extension LocalOrigin {
     }
 
     /// Marks the restart under way (waiting for another one to end first) and returns the parts to replace.
-    private func beginRestart(_ done: HTTPLatch) throws(FaultError) -> (HTTPServer, OriginHandler) {
+    private func beginRestart(_ done: Latch) throws(FaultError) -> (HTTPServer, OriginHandler) {
         enum Step {
             case go(HTTPServer, OriginHandler)
-            case wait(HTTPLatch)
+            case wait(Latch)
             case stopped
         }
         while true {

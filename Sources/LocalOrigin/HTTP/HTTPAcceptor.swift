@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 
 #if canImport(Glibc)
 import Glibc
@@ -26,9 +27,9 @@ final class HTTPAcceptor: @unchecked Sendable {
     /// Connections accepted past `maxConnections` to be answered 503 (or to replace an idle connection) at once.
     static let refusalHeadroom = 64
 
-    let finished = HTTPLatch()
+    let finished = Latch()
     private let loops: [HTTPEventLoop]
-    private let counter: HTTPLocked<Int>
+    private let counter: Locked<Int>
     private let maxConnections: Int
     private let wakePipe: HTTPWakePipe
     private let condition = NSCondition()
@@ -39,8 +40,7 @@ final class HTTPAcceptor: @unchecked Sendable {
     private var backoff = false
     private var threadID: pthread_t?
 
-    init(listener: Int32, loops: [HTTPEventLoop], counter: HTTPLocked<Int>, maxConnections: Int) throws(HTTPServerError)
-    {
+    init(listener: Int32, loops: [HTTPEventLoop], counter: Locked<Int>, maxConnections: Int) throws(HTTPServerError) {
         self.listener = listener
         self.loops = loops
         self.counter = counter
@@ -102,12 +102,12 @@ final class HTTPAcceptor: @unchecked Sendable {
         var fds: [pollfd] = []
         while let listener = self.nextListener() {
             fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: self.wakePipe.readFD, events: HTTPSocket.pollIn, revents: 0))
+            fds.append(pollfd(fd: self.wakePipe.readFD, events: POSIXSocket.pollIn, revents: 0))
             if listener >= 0, !self.backoff {
-                fds.append(pollfd(fd: listener, events: HTTPSocket.pollIn, revents: 0))
+                fds.append(pollfd(fd: listener, events: POSIXSocket.pollIn, revents: 0))
             }
             // While backing off (out of descriptors) look again after a short pause instead of spinning.
-            let ready = HTTPSocket.poll(&fds, timeout: self.backoff ? 100 : -1)
+            let ready = POSIXSocket.poll(&fds, timeout: self.backoff ? 100 : -1)
             self.backoff = false
             if ready > 0, fds[0].revents != 0 { self.wakePipe.drain() }
             if ready > 0, fds.count > 1, fds[1].revents != 0 { self.acceptPending(listener) }
@@ -121,7 +121,7 @@ final class HTTPAcceptor: @unchecked Sendable {
         self.condition.lock()
         defer { self.condition.unlock() }
         if self.closeRequested || self.stopRequested, self.listener >= 0 {
-            HTTPSocket.closeDescriptor(self.listener)
+            POSIXSocket.closeDescriptor(self.listener)
             self.listener = -1
         }
         if self.closeRequested {
@@ -134,9 +134,9 @@ final class HTTPAcceptor: @unchecked Sendable {
     private func acceptPending(_ listener: Int32) {
         // Bounded, so a connection storm cannot starve the wake pipe (a stop request) for long.
         for _ in 0..<256 {
-            let fd = HTTPSocket.accept(listener)
+            let fd = POSIXSocket.accept(listener)
             if fd < 0 {
-                let code = HTTPSocket.lastError
+                let code = POSIXSocket.lastError
                 if code == EINTR || code == ECONNABORTED { continue }
                 if code == EMFILE || code == ENFILE || code == ENOBUFS || code == ENOMEM { self.backoff = true }
                 return
@@ -154,7 +154,7 @@ final class HTTPAcceptor: @unchecked Sendable {
             let loop: HTTPEventLoop
             switch admission {
             case .closeAtOnce:
-                HTTPSocket.closeDescriptor(fd)  // far over the limit: not even a refusal answer
+                POSIXSocket.closeDescriptor(fd)  // far over the limit: not even a refusal answer
                 continue
             case .adopt:
                 loop = self.loops[self.nextLoop]
@@ -166,7 +166,7 @@ final class HTTPAcceptor: @unchecked Sendable {
                 task = .adoptOverCap(fd)
             }
             if !loop.enqueue(task) {
-                HTTPSocket.closeDescriptor(fd)
+                POSIXSocket.closeDescriptor(fd)
                 self.counter.withLock { $0 -= 1 }
             }
         }

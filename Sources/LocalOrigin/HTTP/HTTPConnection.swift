@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 
 /// One accepted TCP connection, owned by one event loop.
 ///
@@ -13,8 +14,8 @@ import Foundation
 /// the socket must accept some bytes within the send timeout. The loop reads `nextDeadline` and calls
 /// `expireTimers(now:)`.
 final class HTTPConnection: @unchecked Sendable {
-    // @unchecked: `isGone` (and every sink's `state`/`closeHandlers`) is only touched while holding `lock`; all other
-    // `var`s are only touched on `loop`'s thread.
+    // @unchecked: every sink's `state`/`closeHandlers` is only touched inside `isGone.withLock`; all other `var`s are
+    // only touched on `loop`'s thread.
 
     /// Which read deadline runs.
     enum ReadTimer {
@@ -38,9 +39,9 @@ final class HTTPConnection: @unchecked Sendable {
 
     let fd: Int32
     let loop: HTTPEventLoop
-    let lock = NSLock()
-    /// True once the connection can no longer deliver answers (guarded by `lock`).
-    var isGone = false
+    /// True once the connection can no longer deliver answers. Its lock also guards every sink's `state` and
+    /// `closeHandlers`, so a sink's answer and the connection going away are decided in one order.
+    let isGone = Locked(false)
 
     // MARK: Loop-thread state
 
@@ -109,11 +110,11 @@ final class HTTPConnection: @unchecked Sendable {
         case .open:
             var events: Int16 = 0
             let unsent = self.output.count - self.outputSent
-            if unsent > 0 { events |= HTTPSocket.pollOut }
-            if !self.takesRequests || self.takesMoreWork { events |= HTTPSocket.pollIn }
+            if unsent > 0 { events |= POSIXSocket.pollOut }
+            if !self.takesRequests || self.takesMoreWork { events |= POSIXSocket.pollIn }
             return events
         case .lingering:
-            return HTTPSocket.pollIn
+            return POSIXSocket.pollIn
         case .closed:
             return 0
         }
@@ -123,9 +124,9 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Reads what the socket has and dispatches every complete request. `scratch` is the loop's read buffer.
     func readable(into scratch: UnsafeMutableRawBufferPointer) {
-        let count = HTTPSocket.receive(self.fd, scratch)
+        let count = POSIXSocket.receive(self.fd, scratch)
         if count < 0 {
-            if HTTPSocket.isTransient(HTTPSocket.lastError) { return }
+            if POSIXSocket.isTransient(POSIXSocket.lastError) { return }
             self.loop.closeConnection(self)
             return
         }
@@ -271,16 +272,16 @@ final class HTTPConnection: @unchecked Sendable {
         }
         while self.outputSent < self.output.count {
             let sent = self.output.withUnsafeBytes { buffer in
-                HTTPSocket.send(self.fd, buffer.baseAddress! + self.outputSent, buffer.count - self.outputSent)
+                POSIXSocket.send(self.fd, UnsafeRawBufferPointer(rebasing: buffer[self.outputSent...]))
             }
             if sent > 0 {
                 self.outputSent += sent
                 progressed = true
                 continue
             }
-            let code = HTTPSocket.lastError
+            let code = POSIXSocket.lastError
             if sent < 0, code == EINTR { continue }
-            if sent < 0, HTTPSocket.isTransient(code) { return }
+            if sent < 0, POSIXSocket.isTransient(code) { return }
             self.loop.closeConnection(self)
             return
         }
@@ -405,16 +406,17 @@ final class HTTPConnection: @unchecked Sendable {
     func markGone() {
         self.setReadTimer(.none, 0)
         self.sendDeadline = 0
-        var handlers: [@Sendable () -> Void] = []
-        self.lock.lock()
-        self.isGone = true
-        for case let sink? in self.slots[self.slotHead...] where sink.state == .pending || sink.state == .closeRequested
-        {
-            sink.state = .closed
-            handlers.append(contentsOf: sink.closeHandlers)
-            sink.closeHandlers = []
+        let pending = self.slots[self.slotHead...]
+        let handlers = self.isGone.withLock { isGone -> [@Sendable () -> Void] in
+            isGone = true
+            var handlers: [@Sendable () -> Void] = []
+            for case let sink? in pending where sink.state == .pending || sink.state == .closeRequested {
+                sink.state = .closed
+                handlers.append(contentsOf: sink.closeHandlers)
+                sink.closeHandlers = []
+            }
+            return handlers
         }
-        self.lock.unlock()
         self.slots = []
         self.slotHead = 0
         self.input = []

@@ -1,3 +1,5 @@
+import PubNubPlatform
+
 /// What a handler decided for one request; carried to the connection's event loop.
 enum HTTPOutcome: Sendable {
     case response(HTTPResponse)
@@ -11,7 +13,7 @@ enum HTTPOutcome: Sendable {
 /// thread and then carried to the event loop, which writes answers in request order. `close()` also takes its turn
 /// in that order: answers to earlier requests on the connection are written first, then the connection closes.
 final class HTTPConnectionSink: HTTPResponseSink, @unchecked Sendable {
-    // @unchecked: `state` and `closeHandlers` are only read or written while holding `connection.lock`; `outcome` is
+    // @unchecked: `state` and `closeHandlers` are only read or written inside `connection.isGone.withLock`; `outcome` is
     // only touched on the connection's event-loop thread; the `let`s are immutable.
 
     enum State {
@@ -64,43 +66,43 @@ final class HTTPConnectionSink: HTTPResponseSink, @unchecked Sendable {
     }
 
     var isClosed: Bool {
-        self.connection.lock.lock()
-        defer { self.connection.lock.unlock() }
-        switch self.state {
-        case .closed, .closeRequested: return true
-        case .pending, .answered: return self.connection.isGone
+        self.connection.isGone.withLock { isGone in
+            switch self.state {
+            case .closed, .closeRequested: return true
+            case .pending, .answered: return isGone
+            }
         }
     }
 
     func onClose(_ handler: @escaping @Sendable () -> Void) {
-        self.connection.lock.lock()
-        switch self.state {
-        case .pending, .closeRequested:
-            self.closeHandlers.append(handler)
-            self.connection.lock.unlock()
-        case .closed:
-            self.connection.lock.unlock()
-            handler()
-        case .answered:
-            // Answered before the connection closed: the handler will never be due.
-            self.connection.lock.unlock()
+        let runNow = self.connection.isGone.withLock { _ -> Bool in
+            switch self.state {
+            case .pending, .closeRequested:
+                self.closeHandlers.append(handler)
+                return false
+            case .closed:
+                return true
+            case .answered:
+                // Answered before the connection closed: the handler will never be due.
+                return false
+            }
         }
+        if runNow { handler() }
     }
 
     private func decide(_ outcome: HTTPOutcome) {
-        self.connection.lock.lock()
-        guard self.state == .pending, !self.connection.isGone else {
-            self.connection.lock.unlock()
-            return
+        let decided = self.connection.isGone.withLock { isGone -> [@Sendable () -> Void]? in
+            guard self.state == .pending, !isGone else { return nil }
+            var dropped: [@Sendable () -> Void] = []
+            if case .close = outcome {
+                self.state = .closeRequested
+            } else {
+                self.state = .answered
+                swap(&dropped, &self.closeHandlers)
+            }
+            return dropped
         }
-        var dropped: [@Sendable () -> Void] = []
-        if case .close = outcome {
-            self.state = .closeRequested
-        } else {
-            self.state = .answered
-            swap(&dropped, &self.closeHandlers)
-        }
-        self.connection.lock.unlock()
+        guard var dropped = decided else { return }
         // Released here, outside the lock: a closure's captures may run user code in their deinit.
         dropped.removeAll()
         self.connection.loop.deliver(self, outcome)

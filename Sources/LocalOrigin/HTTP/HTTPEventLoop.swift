@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PubNubPlatform
 
 #if canImport(Glibc)
 import Glibc
@@ -13,8 +14,7 @@ import Darwin
 /// which appends to a locked task list and wakes the loop through its self-pipe. Everything about a connection is
 /// touched on the loop thread only, so the handler is always called without any lock held.
 final class HTTPEventLoop: @unchecked Sendable {
-    // @unchecked: `tasks`, `wakePending` and `acceptsTasks` are only touched while holding `lock`; `threadID` is
-    // written once by the loop thread before `started` opens (everyone who can reach the loop afterwards is ordered
+    // @unchecked: `threadID` is written once by the loop thread before `started` opens (everyone who can reach the loop afterwards is ordered
     // after that); every other `var` is only touched on the loop thread.
 
     enum Task: Sendable {
@@ -23,24 +23,30 @@ final class HTTPEventLoop: @unchecked Sendable {
         /// refuse it (503) when none is idle.
         case adoptOverCap(Int32)
         case deliver(HTTPConnectionSink, HTTPOutcome)
-        case closeAll(HTTPLatch?)
+        case closeAll(Latch?)
         case stop
     }
 
     let handler: any HTTPHandler
-    let started = HTTPLatch()
-    let finished = HTTPLatch()
+    let started = Latch()
+    let finished = Latch()
     private let limits: HTTPServerLimits
-    private let counter: HTTPLocked<Int>
+    private let counter: Locked<Int>
     private let wakePipe: HTTPWakePipe
-    private let lock = NSLock()
-    private var tasks: [Task] = []
-    private var wakePending = false
-    private var acceptsTasks = true
+    /// What other threads hand to the loop.
+    private struct Inbox {
+        var tasks: [Task] = []
+        /// A wake byte was written and the loop has not taken the tasks since.
+        var wakePending = false
+        /// False once the loop stopped: `enqueue` refuses.
+        var acceptsTasks = true
+    }
+
+    private let inbox = Locked(Inbox())
     private var threadID: pthread_t?
 
     /// Idle connections of this loop (see `HTTPConnection.ReadTimer.idle`), for the acceptor's choice at the cap.
-    private let idle = HTTPLocked(0)
+    private let idle = Locked(0)
 
     private var running = true
     private var connections: [HTTPConnection] = []
@@ -53,7 +59,7 @@ final class HTTPEventLoop: @unchecked Sendable {
 
     private static let scratchSize = 64 * 1024
 
-    init(handler: any HTTPHandler, limits: HTTPServerLimits, counter: HTTPLocked<Int>) throws(HTTPServerError) {
+    init(handler: any HTTPHandler, limits: HTTPServerLimits, counter: Locked<Int>) throws(HTTPServerError) {
         self.handler = handler
         self.limits = limits
         self.counter = counter
@@ -77,15 +83,15 @@ final class HTTPEventLoop: @unchecked Sendable {
     /// adopted descriptor).
     @discardableResult
     func enqueue(_ task: Task) -> Bool {
-        self.lock.lock()
-        defer { self.lock.unlock() }
-        guard self.acceptsTasks else { return false }
-        self.tasks.append(task)
-        if !self.wakePending {
-            self.wakePending = true
-            self.wakePipe.wake()
+        self.inbox.withLock { inbox in
+            guard inbox.acceptsTasks else { return false }
+            inbox.tasks.append(task)
+            if !inbox.wakePending {
+                inbox.wakePending = true
+                self.wakePipe.wake()
+            }
+            return true
         }
-        return true
     }
 
     /// Carries a sink's outcome to its connection: directly when already on this thread, else as a task.
@@ -101,9 +107,7 @@ final class HTTPEventLoop: @unchecked Sendable {
 
     /// The thread body: runs until a `.stop` task, then closes every connection and opens `finished`.
     func run() {
-        self.lock.lock()
         self.threadID = pthread_self()
-        self.lock.unlock()
         self.started.open()
         while self.running {
             self.pollOnce()
@@ -115,7 +119,7 @@ final class HTTPEventLoop: @unchecked Sendable {
     private func pollOnce() {
         self.pollFDs.removeAll(keepingCapacity: true)
         self.pollConnections.removeAll(keepingCapacity: true)
-        self.pollFDs.append(pollfd(fd: self.wakePipe.readFD, events: HTTPSocket.pollIn, revents: 0))
+        self.pollFDs.append(pollfd(fd: self.wakePipe.readFD, events: POSIXSocket.pollIn, revents: 0))
         var earliest = UInt64.max
         for connection in self.connections {
             self.pollFDs.append(pollfd(fd: connection.fd, events: connection.pollEvents, revents: 0))
@@ -123,7 +127,7 @@ final class HTTPEventLoop: @unchecked Sendable {
             earliest = min(earliest, connection.nextDeadline)
         }
         self.earliestDeadline = earliest
-        let ready = HTTPSocket.poll(&self.pollFDs, timeout: self.pollTimeout())
+        let ready = POSIXSocket.poll(&self.pollFDs, timeout: self.pollTimeout())
         if ready > 0, self.pollFDs[0].revents != 0 {
             self.wakePipe.drain()  // before taking the tasks, so a wake written after the take is not lost
         }
@@ -133,10 +137,10 @@ final class HTTPEventLoop: @unchecked Sendable {
                 let connection = self.pollConnections[position - 1]
                 let events = self.pollFDs[position].revents
                 if connection.phase == .closed { continue }
-                if events & (HTTPSocket.pollIn | HTTPSocket.pollError) != 0 {
+                if events & (POSIXSocket.pollIn | POSIXSocket.pollError) != 0 {
                     connection.readable(into: self.scratch)
                 }
-                if connection.phase == .open, events & HTTPSocket.pollOut != 0 {
+                if connection.phase == .open, events & POSIXSocket.pollOut != 0 {
                     connection.writable()
                 }
             }
@@ -147,11 +151,12 @@ final class HTTPEventLoop: @unchecked Sendable {
     }
 
     private func runTasks() {
-        self.lock.lock()
-        let taken = self.tasks
-        self.tasks.removeAll(keepingCapacity: true)
-        self.wakePending = false
-        self.lock.unlock()
+        let taken = self.inbox.withLock { inbox in
+            let taken = inbox.tasks
+            inbox.tasks.removeAll(keepingCapacity: true)
+            inbox.wakePending = false
+            return taken
+        }
         for task in taken {
             switch task {
             case .adopt(let fd):
@@ -255,7 +260,7 @@ final class HTTPEventLoop: @unchecked Sendable {
     /// `lingerMilliseconds` so unread client bytes do not turn the close into a reset.
     func beginLinger(_ connection: HTTPConnection) {
         guard connection.phase == .open else { return }
-        HTTPSocket.shutdownWrite(connection.fd)
+        POSIXSocket.shutdownWrite(connection.fd)
         connection.phase = .lingering
         let linger = UInt64(max(0, self.limits.lingerMilliseconds)) * 1_000_000
         connection.lingerDeadline = DispatchTime.now().uptimeNanoseconds + linger
@@ -267,7 +272,7 @@ final class HTTPEventLoop: @unchecked Sendable {
         guard connection.phase != .closed else { return }
         let wasOpen = connection.phase == .open
         connection.phase = .closed
-        HTTPSocket.closeDescriptor(connection.fd)
+        POSIXSocket.closeDescriptor(connection.fd)
         let index = connection.index
         let last = self.connections.removeLast()
         if last !== connection {
@@ -285,15 +290,16 @@ final class HTTPEventLoop: @unchecked Sendable {
 
     private func shutDown() {
         self.closeAll()
-        self.lock.lock()
-        self.acceptsTasks = false
-        let leftover = self.tasks
-        self.tasks = []
-        self.lock.unlock()
+        let leftover = self.inbox.withLock { inbox in
+            inbox.acceptsTasks = false
+            let leftover = inbox.tasks
+            inbox.tasks = []
+            return leftover
+        }
         for task in leftover {
             switch task {
             case .adopt(let fd), .adoptOverCap(let fd):
-                HTTPSocket.closeDescriptor(fd)
+                POSIXSocket.closeDescriptor(fd)
                 self.counter.withLock { $0 -= 1 }
             case .closeAll(let latch):
                 latch?.open()

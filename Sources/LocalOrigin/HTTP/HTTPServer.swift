@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 
 /// An HTTP/1.1 server on POSIX sockets: one thread accepts, `limits.eventLoopCount` threads (2 by default) run
 /// non-blocking `poll()` loops over the connections, and every parsed request goes to `handler` on a loop thread.
@@ -25,13 +26,13 @@ import Foundation
 ///   the client sends it).
 /// - Writes never raise SIGPIPE.
 public final class HTTPServer: @unchecked Sendable {
-    // @unchecked: the mutable lifecycle state lives in `state` (an `HTTPLocked`); `lifecycle` serialises start and
+    // @unchecked: the mutable lifecycle state lives in `state` (an `Locked`); `lifecycle` serialises start and
     // the listener changes; every other stored property is an immutable `let`.
 
     private enum Phase {
         case idle
         case running(acceptor: HTTPAcceptor, loops: [HTTPEventLoop])
-        case stopping(done: HTTPLatch, loops: [HTTPEventLoop], acceptor: HTTPAcceptor)
+        case stopping(done: Latch, loops: [HTTPEventLoop], acceptor: HTTPAcceptor)
         case stopped
     }
 
@@ -40,7 +41,7 @@ public final class HTTPServer: @unchecked Sendable {
         var boundPort: UInt16?
         var isAccepting = false
         /// A bound, non-listening socket holding the port while `stopAccepting()` is in effect (see
-        /// `HTTPSocket.reserve`), so a refusal cannot lose the port to another program.
+        /// `POSIXSocket.reserve`), so a refusal cannot lose the port to another program.
         var reservation: Int32?
     }
 
@@ -51,8 +52,8 @@ public final class HTTPServer: @unchecked Sendable {
     private let requestedPort: UInt16
     private let handler: any HTTPHandler
     private let lifecycle = NSLock()
-    private let state = HTTPLocked(State())
-    private let counter = HTTPLocked(0)
+    private let state = Locked(State())
+    private let counter = Locked(0)
 
     /// Creates a stopped server; nothing is bound until `start()`.
     ///
@@ -112,8 +113,8 @@ public final class HTTPServer: @unchecked Sendable {
         case .running: throw .alreadyStarted
         case .stopping, .stopped: throw .stopped
         }
-        HTTPSocket.raiseOpenFileLimit()
-        let (listener, boundPort) = try HTTPSocket.listen(host: self.host, port: self.requestedPort)
+        POSIXSocket.raiseOpenFileLimit()
+        let (listener, boundPort) = try POSIXSocket.listen(host: self.host, port: self.requestedPort)
         var loops: [HTTPEventLoop] = []
         let acceptor: HTTPAcceptor
         do {
@@ -127,7 +128,7 @@ public final class HTTPServer: @unchecked Sendable {
                 maxConnections: max(0, self.limits.maxConnections)
             )
         } catch {
-            HTTPSocket.closeDescriptor(listener)
+            POSIXSocket.closeDescriptor(listener)
             throw error
         }
         for (number, loop) in loops.enumerated() {
@@ -152,8 +153,8 @@ public final class HTTPServer: @unchecked Sendable {
     public func stop() {
         enum Action {
             case nothing
-            case wait(HTTPLatch, [HTTPEventLoop], HTTPAcceptor)
-            case perform(HTTPLatch, [HTTPEventLoop], HTTPAcceptor)
+            case wait(Latch, [HTTPEventLoop], HTTPAcceptor)
+            case perform(Latch, [HTTPEventLoop], HTTPAcceptor)
         }
         let action = self.state.withLock { state -> Action in
             switch state.phase {
@@ -165,7 +166,7 @@ public final class HTTPServer: @unchecked Sendable {
             case .stopping(let done, let loops, let acceptor):
                 return .wait(done, loops, acceptor)
             case .running(let acceptor, let loops):
-                let done = HTTPLatch()
+                let done = Latch()
                 state.phase = .stopping(done: done, loops: loops, acceptor: acceptor)
                 state.isAccepting = false
                 return .perform(done, loops, acceptor)
@@ -209,7 +210,7 @@ public final class HTTPServer: @unchecked Sendable {
         // Right after the close (a listening socket and a reservation cannot share the port), so the port is free
         // only for that instant. `lifecycle` serialises this with `resumeAccepting()`.
         let held = self.state.withLock { $0.reservation != nil }
-        let reservation = held ? nil : HTTPSocket.reserve(host: self.host, port: self.port)
+        let reservation = held ? nil : POSIXSocket.reserve(host: self.host, port: self.port)
         self.state.withLock { state in
             state.isAccepting = false
             if let reservation { state.reservation = reservation }
@@ -222,7 +223,7 @@ public final class HTTPServer: @unchecked Sendable {
             defer { state.reservation = nil }
             return state.reservation
         }) {
-            HTTPSocket.closeDescriptor(fd)
+            POSIXSocket.closeDescriptor(fd)
         }
     }
 
@@ -242,9 +243,9 @@ public final class HTTPServer: @unchecked Sendable {
         case .running(let running, _): acceptor = running
         }
         guard !isAccepting else { return }
-        let (listener, _) = try HTTPSocket.listen(host: self.host, port: self.port)
+        let (listener, _) = try POSIXSocket.listen(host: self.host, port: self.port)
         guard acceptor.replaceListener(listener) else {
-            HTTPSocket.closeDescriptor(listener)
+            POSIXSocket.closeDescriptor(listener)
             throw .stopped
         }
         self.state.withLock { $0.isAccepting = true }
@@ -256,12 +257,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// called on a loop thread (from a handler), where it returns at once and the closing happens right after.
     public func closeAllConnections() {
         guard case .running(_, let loops) = self.state.withLock({ $0.phase }) else { return }
-        var latches: [HTTPLatch] = []
+        var latches: [Latch] = []
         for loop in loops {
             if loop.isCurrentThread {
                 loop.enqueue(.closeAll(nil))
             } else {
-                let latch = HTTPLatch()
+                let latch = Latch()
                 if loop.enqueue(.closeAll(latch)) { latches.append(latch) }
             }
         }

@@ -1,3 +1,4 @@
+import PubNubPlatform
 /// Why `HTTPServer.start()` or `HTTPServer.resumeAccepting()` could not open the listening socket, or why the call
 /// is not allowed in the server's current state.
 public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -22,7 +23,7 @@ public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible
         case .addressInUse(let host, let port):
             return "\(host):\(port) is already in use"
         case .socketFailed(let operation, let code):
-            return "\(operation) failed: \(HTTPSocket.describe(code)) (errno \(code))"
+            return "\(operation) failed: \(POSIXSocket.describe(code)) (errno \(code))"
         case .alreadyStarted:
             return "the server is already started"
         case .stopped:

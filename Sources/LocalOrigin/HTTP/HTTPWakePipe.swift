@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 
 #if canImport(Glibc)
 import Glibc
@@ -11,12 +12,12 @@ import Darwin
 /// Writes and the final close happen under one lock, so a late `wake()` can never write into a descriptor number
 /// that was closed and reused for something else.
 final class HTTPWakePipe: @unchecked Sendable {
-    // @unchecked: `isClosed` is guarded by `lock`; the descriptors are immutable and only written to (under `lock`)
-    // or read by the owning thread before `close()`.
+    // @unchecked: the descriptors are immutable and only written to (inside `isClosed.withLock`) or read by the
+    // owning thread before `close()`.
     let readFD: Int32
     private let writeFD: Int32
-    private let lock = NSLock()
-    private var isClosed = false
+    /// True once both descriptors are closed; its lock also orders every write before the close.
+    private let isClosed = Locked(false)
 
     init() throws(HTTPServerError) {
         var fds: [Int32] = [-1, -1]
@@ -24,18 +25,18 @@ final class HTTPWakePipe: @unchecked Sendable {
         self.readFD = fds[0]
         self.writeFD = fds[1]
         for fd in fds {
-            HTTPSocket.setNonBlocking(fd)
-            HTTPSocket.setCloseOnExec(fd)
+            POSIXSocket.setNonBlocking(fd)
+            POSIXSocket.setCloseOnExec(fd)
         }
     }
 
     /// Makes `readFD` readable. A full pipe is already readable, so EAGAIN is ignored.
     func wake() {
-        self.lock.lock()
-        defer { self.lock.unlock() }
-        guard !self.isClosed else { return }
-        var byte: UInt8 = 1
-        _ = write(self.writeFD, &byte, 1)
+        self.isClosed.withLock { isClosed in
+            guard !isClosed else { return }
+            var byte: UInt8 = 1
+            _ = write(self.writeFD, &byte, 1)
+        }
     }
 
     /// Empties the pipe; called by the owning thread when `readFD` polled readable.
@@ -48,11 +49,11 @@ final class HTTPWakePipe: @unchecked Sendable {
     }
 
     func close() {
-        self.lock.lock()
-        defer { self.lock.unlock() }
-        guard !self.isClosed else { return }
-        self.isClosed = true
-        HTTPSocket.closeDescriptor(self.readFD)
-        HTTPSocket.closeDescriptor(self.writeFD)
+        self.isClosed.withLock { isClosed in
+            guard !isClosed else { return }
+            isClosed = true
+            POSIXSocket.closeDescriptor(self.readFD)
+            POSIXSocket.closeDescriptor(self.writeFD)
+        }
     }
 }

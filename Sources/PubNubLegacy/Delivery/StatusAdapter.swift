@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 
 // The status adapter: derives the 4.x statuses (`PNStatus`) from the 3.4 events and delivers each to
 // `pubnubClient(_:didReceiveStatus:)`, to `kPNClientDidReceiveStatusNotification` and to the package's listeners

@@ -5,6 +5,7 @@
 // formatted or written.
 
 import Foundation
+import PubNubPlatform
 
 /// The switches and the sink of the package's logging. Every member may be used from any thread.
 public enum PNLogger {

@@ -10,6 +10,7 @@
 // §3).
 
 import Foundation
+import PubNubPlatform
 
 /// The values of the defaults, in one box.
 private struct ConfigurationDefaults {

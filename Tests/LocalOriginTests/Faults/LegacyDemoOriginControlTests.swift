@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 import TestSupport
 import Testing
 
@@ -16,14 +17,14 @@ import Darwin
 
 /// A running `LegacyDemo origin` with pipes on stdin and stdout.
 private final class DemoProcess: @unchecked Sendable {
-    // @unchecked: `output` and `errors` are `HTTPLocked` boxes; the process and the stdin pipe are only used by the
+    // @unchecked: `output` and `errors` are `Locked` boxes; the process and the stdin pipe are only used by the
     // test's thread; each output handle is read by its own reader thread only.
     let process = Process()
     private let input = Pipe()
     private let stdout = Pipe()
     private let stderr = Pipe()
-    private let output = HTTPLocked((text: "", ended: false))
-    private let errors = HTTPLocked((text: "", ended: false))
+    private let output = Locked((text: "", ended: false))
+    private let errors = Locked((text: "", ended: false))
 
     init(_ arguments: [String]) throws {
         self.process.executableURL = try DemoProcess.binary()
@@ -37,7 +38,7 @@ private final class DemoProcess: @unchecked Sendable {
     }
 
     /// Appends everything `handle` yields to `box` on a thread that ends at end of file (when the process exits).
-    private static func read(_ handle: FileHandle, into box: HTTPLocked<(text: String, ended: Bool)>) {
+    private static func read(_ handle: FileHandle, into box: Locked<(text: String, ended: Bool)>) {
         Thread {
             while true {
                 let data = handle.availableData

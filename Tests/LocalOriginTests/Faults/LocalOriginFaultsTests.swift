@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 import Testing
 
 @testable import LocalOrigin
@@ -273,7 +274,7 @@ import Darwin
         try stalled.sendGet("/subscribe/sub/c/0/0")
         // All three are held: the black-holed publish, the time answer waiting out its delay, the subscribe.
         #expect(waitUntil { origin.faults.heldCount == 3 })
-        let stopped = HTTPLocked(false)
+        let stopped = Locked(false)
         Thread { [origin] in
             origin.stop()
             stopped.withLock { $0 = true }

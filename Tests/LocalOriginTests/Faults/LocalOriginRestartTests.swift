@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 import Testing
 
 @testable import LocalOrigin
@@ -42,7 +43,7 @@ import Darwin
             let address = origin.address
             let cursor = try currentTimetoken(origin)
             let old = try publish(origin, "old", on: "e")
-            let seen = HTTPLocked<[String]>([])
+            let seen = Locked<[String]>([])
             origin.addRequestObserver { entry in seen.withLock { $0.append(entry.target) } }
 
             try origin.restart(keepingStore: false)
@@ -95,8 +96,8 @@ import Darwin
 
     @Test func concurrentRestartsRunOneAfterTheOther() throws {
         try withOrigin { origin throws in
-            let failures = HTTPLocked<[OriginFaultError]>([])
-            let finished = HTTPLocked(0)
+            let failures = Locked<[OriginFaultError]>([])
+            let finished = Locked(0)
             for keep in [true, false, true] {
                 Thread {
                     do {
@@ -116,7 +117,7 @@ import Darwin
 
     @Test func restartIsRefusedOnAServerThreadAndAfterStop() throws {
         let origin = try LocalOrigin.start()
-        let result = HTTPLocked<OriginFaultError?>(nil)
+        let result = Locked<OriginFaultError?>(nil)
         origin.addRequestObserver { _ in
             do {
                 try origin.restart(keepingStore: true)

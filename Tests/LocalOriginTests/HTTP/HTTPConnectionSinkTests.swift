@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 import Testing
 
 @testable import LocalOrigin
@@ -15,7 +16,7 @@ import Testing
             #expect(sink.isClosed)
             sink.respond(HTTPResponse(status: 200, body: Array("late".utf8)))  // ignored, must not crash
             // Registered after the close: runs at once, on this thread.
-            let ranAtOnce = HTTPLocked(false)
+            let ranAtOnce = Locked(false)
             sink.onClose { ranAtOnce.withLock { $0 = true } }
             #expect(ranAtOnce.withLock { $0 })
             #expect(waitUntil { server.connectionCount == 0 })
@@ -31,7 +32,7 @@ import Testing
             sink.respond(HTTPResponse(status: 200, body: Array("first".utf8)))
             sink.respond(HTTPResponse(status: 500, body: Array("second".utf8)))  // ignored: first answer wins
             #expect(try client.readResponse().bodyText == "first")
-            let ran = HTTPLocked(false)
+            let ran = Locked(false)
             sink.onClose { ran.withLock { $0 = true } }
             try client.send("GET /close HTTP/1.1\r\n\r\n")
             try client.expectEndOfStream()

@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 import Testing
 
 @testable import LocalOrigin
@@ -100,7 +101,7 @@ import Darwin
     }
 
     @Test func stopCalledFromTheHandlerDoesNotDeadlock() throws {
-        let box = HTTPLocked<HTTPServer?>(nil)
+        let box = Locked<HTTPServer?>(nil)
         let handler = StopFromHandler(server: box)
         let server = HTTPServer(handler: handler)
         box.withLock { $0 = server }
@@ -229,7 +230,7 @@ import Darwin
 
 /// Stops the server from inside `handle`, on a loop thread.
 private struct StopFromHandler: HTTPHandler {
-    let server: HTTPLocked<HTTPServer?>
+    let server: Locked<HTTPServer?>
 
     func handle(_ request: HTTPRequest, sink: any HTTPResponseSink) {
         self.server.withLock { $0 }?.stop()

@@ -1,3 +1,4 @@
+import PubNubPlatform
 import Testing
 
 @testable import LocalOrigin
@@ -11,7 +12,7 @@ import Darwin
 @Suite struct HTTPSocketTests {
     #if os(Linux)
     @Test func openFileLimitIsRaisedToTheHardLimit() {
-        HTTPSocket.raiseOpenFileLimit()
+        POSIXSocket.raiseOpenFileLimit()
         var limit = rlimit()
         #expect(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
         #expect(limit.rlim_cur == limit.rlim_max)
@@ -19,20 +20,20 @@ import Darwin
     #endif
 
     @Test func listenReportsTheKernelChosenPortAndFreesItOnClose() throws {
-        let (fd, port) = try HTTPSocket.listen(host: "127.0.0.1", port: 0)
+        let (fd, port) = try POSIXSocket.listen(host: "127.0.0.1", port: 0)
         #expect(port != 0)
         #expect(throws: HTTPServerError.addressInUse(host: "127.0.0.1", port: port)) {
-            _ = try HTTPSocket.listen(host: "127.0.0.1", port: port)
+            _ = try POSIXSocket.listen(host: "127.0.0.1", port: port)
         }
-        HTTPSocket.closeDescriptor(fd)
-        let (again, samePort) = try HTTPSocket.listen(host: "127.0.0.1", port: port)
+        POSIXSocket.closeDescriptor(fd)
+        let (again, samePort) = try POSIXSocket.listen(host: "127.0.0.1", port: port)
         #expect(samePort == port)
-        HTTPSocket.closeDescriptor(again)
+        POSIXSocket.closeDescriptor(again)
     }
 
     @Test func listenAcceptsLocalhostAsLoopback() throws {
-        let (fd, port) = try HTTPSocket.listen(host: "localhost", port: 0)
+        let (fd, port) = try POSIXSocket.listen(host: "localhost", port: 0)
         #expect(port != 0)
-        HTTPSocket.closeDescriptor(fd)
+        POSIXSocket.closeDescriptor(fd)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PubNubLegacy
+import PubNubPlatform
 
 @testable import PNObservation
 

@@ -6,6 +6,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import PubNubPlatform
 import Testing
 
 @testable import PubNubLegacy

@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import PubNubPlatform
 import Testing
 
 @testable import PubNubLegacy

@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 import Testing
 
 @testable import PubNubLegacy

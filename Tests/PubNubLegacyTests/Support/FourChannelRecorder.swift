@@ -1,5 +1,6 @@
 import Foundation
 import PNObservation
+import PubNubPlatform
 
 @testable import PubNubLegacy
 

@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 
 @testable import PubNubLegacy
 

@@ -1,4 +1,5 @@
 import Foundation
+import PubNubPlatform
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PubNubPlatform
 
 /// One request of a `SocketTransport`, from `send` to its one completion.
 ///

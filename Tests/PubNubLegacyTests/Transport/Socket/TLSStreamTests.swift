@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import PubNubPlatform
 import Testing
 
 @testable import PubNubLegacy

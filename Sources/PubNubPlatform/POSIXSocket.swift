@@ -1,6 +1,7 @@
-// Thin wrappers over the POSIX calls the client transport needs, so the rest of the socket code has no `#if`.
-// Glibc and Darwin import the same C functions with slightly different Swift types; every difference is absorbed
-// here.
+// Thin wrappers over the POSIX socket calls the client transport and LocalOrigin's server need, so the rest of the
+// socket code has no `#if`. Glibc and Darwin import the same C functions with slightly different Swift types
+// (enum-typed constants on Glibc, `Int32` on Darwin); every difference is absorbed here. Only system calls: no
+// protocol, no parsing.
 
 #if canImport(Glibc)
 import Glibc
@@ -8,12 +9,14 @@ import Glibc
 import Darwin
 #endif
 
-/// POSIX socket helpers for `SocketTransport`. Functions report failures as `errno` values instead of throwing, so
-/// the callers decide which failure class each one is.
-enum POSIXSocket {
+/// POSIX socket helpers. Functions report failures as `errno` values instead of throwing, so each caller decides
+/// whether a failure is fatal for its connection or just "try again later". Every function may be called from any
+/// thread; none keeps state.
+package enum POSIXSocket {
     // MARK: - Constants
 
-    static let streamType: Int32 = {
+    /// `SOCK_STREAM` as the `Int32` `socket` takes.
+    package static let streamType: Int32 = {
         #if canImport(Glibc)
         return Int32(SOCK_STREAM.rawValue)
         #else
@@ -22,7 +25,7 @@ enum POSIXSocket {
     }()
 
     /// Flags for `send`: on Linux `MSG_NOSIGNAL` keeps a write to a reset socket from raising SIGPIPE; Darwin uses
-    /// the per-socket `SO_NOSIGPIPE` option instead (set in `open`).
+    /// the per-socket `SO_NOSIGPIPE` option instead (set in `configureStream`).
     private static let sendFlags: Int32 = {
         #if canImport(Glibc)
         return Int32(MSG_NOSIGNAL)
@@ -31,29 +34,73 @@ enum POSIXSocket {
         #endif
     }()
 
-    static let pollIn = Int16(POLLIN)
-    static let pollOut = Int16(POLLOUT)
+    /// `POLLIN` as a `pollfd` event.
+    package static let pollIn = Int16(POLLIN)
+    /// `POLLOUT` as a `pollfd` event.
+    package static let pollOut = Int16(POLLOUT)
+    /// The events `poll` reports for a broken descriptor: error, hang-up, invalid.
+    package static let pollError = Int16(POLLERR) | Int16(POLLHUP) | Int16(POLLNVAL)
 
     /// One resolved address, copied out of the `addrinfo` list so the list can be freed at once.
-    struct Address: Sendable {
-        var family: Int32
-        var storage: sockaddr_storage
-        var length: socklen_t
+    package struct Address: Sendable {
+        package var family: Int32
+        package var storage: sockaddr_storage
+        package var length: socklen_t
     }
 
     // MARK: - Descriptors
 
-    static var lastError: Int32 { errno }
+    /// The calling thread's `errno`.
+    package static var lastError: Int32 { errno }
 
-    static func closeDescriptor(_ fd: Int32) {
+    /// The `strerror` text for `code`, e.g. "Address already in use".
+    package static func describe(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text)
+    }
+
+    /// Closes `fd` once.
+    package static func closeDescriptor(_ fd: Int32) {
         // A failed close (EINTR included) still releases the descriptor on Linux and Darwin; retrying could close a
         // descriptor another thread just received.
         _ = close(fd)
     }
 
+    /// Makes `fd` non-blocking; false when `fcntl` failed (`errno` set).
+    @discardableResult
+    package static func setNonBlocking(_ fd: Int32) -> Bool {
+        let flags = fcntl(fd, F_GETFL, 0)
+        guard flags >= 0 else { return false }
+        return fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0
+    }
+
+    /// Keeps `fd` out of child processes; false when `fcntl` failed (`errno` set).
+    @discardableResult
+    package static func setCloseOnExec(_ fd: Int32) -> Bool {
+        let flags = fcntl(fd, F_GETFD, 0)
+        guard flags >= 0 else { return false }
+        return fcntl(fd, F_SETFD, flags | FD_CLOEXEC) == 0
+    }
+
+    /// `setsockopt` with an `Int32` value; false when it failed (`errno` set).
+    @discardableResult
+    package static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) -> Bool {
+        var value = value
+        return setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0
+    }
+
+    /// Turns off the Nagle delay (requests and answers are small and latency-bound) and, on Darwin, SIGPIPE for every
+    /// write to `fd` (OpenSSL's too).
+    package static func configureStream(_ fd: Int32) {
+        self.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
+        #if canImport(Darwin)
+        self.setOption(fd, level: SOL_SOCKET, name: SO_NOSIGPIPE, value: 1)
+        #endif
+    }
+
     /// Wakes whatever thread waits in `poll` on `fd` (it sees end of stream) without releasing the descriptor, so
     /// the descriptor number cannot be reused while its owner still holds it.
-    static func shutdownBoth(_ fd: Int32) {
+    package static func shutdownBoth(_ fd: Int32) {
         #if canImport(Glibc)
         _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
         #else
@@ -61,8 +108,8 @@ enum POSIXSocket {
         #endif
     }
 
-    /// Sends end of stream to the peer (no more requests) while answers can still be read.
-    static func shutdownWrite(_ fd: Int32) {
+    /// Sends end of stream to the peer while what it sends can still be read.
+    package static func shutdownWrite(_ fd: Int32) {
         #if canImport(Glibc)
         _ = Glibc.shutdown(fd, Int32(SHUT_WR))
         #else
@@ -73,25 +120,20 @@ enum POSIXSocket {
     /// Blocks SIGPIPE for the calling thread, so a write to a connection the peer reset fails with EPIPE instead of
     /// ending the process. OpenSSL writes with `write`, where no `MSG_NOSIGNAL` flag can be passed; the signal a
     /// blocked write raises stays pending on this thread and is dropped when the thread ends.
-    static func blockBrokenPipeSignal() {
+    package static func blockBrokenPipeSignal() {
         #if canImport(Glibc)
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGPIPE)
         _ = pthread_sigmask(SIG_BLOCK, &set, nil)
         #endif
-        // Darwin: `SO_NOSIGPIPE` (set in `open`) covers every write to the socket, OpenSSL's too.
-    }
-
-    private static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) {
-        var value = value
-        _ = setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size))
+        // Darwin: `SO_NOSIGPIPE` (set in `configureStream`) covers every write to the socket, OpenSSL's too.
     }
 
     // MARK: - Name resolution
 
     /// The addresses of `host`:`port` (IPv4 and IPv6, in the resolver's order), or the `getaddrinfo` error text.
-    static func resolve(host: String, port: UInt16) -> Result<[Address], ResolveError> {
+    package static func resolve(host: String, port: UInt16) -> Result<[Address], ResolveError> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = self.streamType
@@ -121,36 +163,31 @@ enum POSIXSocket {
     }
 
     /// Why a name could not be resolved.
-    struct ResolveError: Error {
-        var reason: String
+    package struct ResolveError: Error {
+        /// The resolver's text, or "no address" when it found no IPv4/IPv6 address.
+        package var reason: String
     }
 
     // MARK: - Connecting
 
-    /// A non-blocking stream socket for `address` (close-on-exec, no Nagle delay, on Darwin no SIGPIPE), or -1 with
-    /// `errno` set.
-    static func open(_ address: Address) -> Int32 {
+    /// A non-blocking stream socket for `address` (close-on-exec, `configureStream`), or -1 with `errno` set.
+    package static func open(_ address: Address) -> Int32 {
         let fd = socket(address.family, self.streamType, 0)
         guard fd >= 0 else { return -1 }
-        let descriptorFlags = fcntl(fd, F_GETFD, 0)
-        if descriptorFlags >= 0 { _ = fcntl(fd, F_SETFD, descriptorFlags | FD_CLOEXEC) }
-        let statusFlags = fcntl(fd, F_GETFL, 0)
-        guard statusFlags >= 0, fcntl(fd, F_SETFL, statusFlags | O_NONBLOCK) == 0 else {
+        self.setCloseOnExec(fd)
+        guard self.setNonBlocking(fd) else {
             let code = errno
             self.closeDescriptor(fd)
             errno = code
             return -1
         }
-        self.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
-        #if canImport(Darwin)
-        self.setOption(fd, level: SOL_SOCKET, name: SO_NOSIGPIPE, value: 1)
-        #endif
+        self.configureStream(fd)
         return fd
     }
 
     /// Starts connecting `fd` to `address`: 0 when connected already, `EINPROGRESS` while under way, otherwise the
     /// `errno` of the failure.
-    static func startConnect(_ fd: Int32, to address: Address) -> Int32 {
+    package static func startConnect(_ fd: Int32, to address: Address) -> Int32 {
         var storage = address.storage
         let result = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, address.length) }
@@ -161,7 +198,7 @@ enum POSIXSocket {
     }
 
     /// The pending error of a connect that `poll` reported done: 0 when it succeeded.
-    static func connectError(_ fd: Int32) -> Int32 {
+    package static func connectError(_ fd: Int32) -> Int32 {
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else { return errno }
@@ -171,7 +208,7 @@ enum POSIXSocket {
     // MARK: - I/O
 
     /// `send` that never raises SIGPIPE. Returns the byte count, or -1 with `errno` set.
-    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
+    package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
         #if canImport(Glibc)
         return Glibc.send(fd, bytes.baseAddress, bytes.count, self.sendFlags)
         #else
@@ -180,7 +217,7 @@ enum POSIXSocket {
     }
 
     /// `recv` into `buffer`. Returns the byte count, 0 at end of stream, or -1 with `errno` set.
-    static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    package static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
         #if canImport(Glibc)
         return Glibc.recv(fd, buffer.baseAddress, buffer.count, 0)
         #else
@@ -188,19 +225,38 @@ enum POSIXSocket {
         #endif
     }
 
-    static func isTransient(_ code: Int32) -> Bool {
+    /// True for the `errno` values that mean "not now, try again": EAGAIN, EWOULDBLOCK, EINTR.
+    package static func isTransient(_ code: Int32) -> Bool {
         code == EAGAIN || code == EWOULDBLOCK || code == EINTR
     }
 
     /// Waits up to `milliseconds` (-1: forever) for `events` on `fd`; returns the events seen (error and hang-up
     /// included), 0 on timeout, or -1 with `errno` set. Retries on EINTR.
-    static func wait(_ fd: Int32, for events: Int16, milliseconds: Int32) -> Int32 {
+    package static func wait(_ fd: Int32, for events: Int16, milliseconds: Int32) -> Int32 {
         var entry = pollfd(fd: fd, events: events, revents: 0)
         while true {
-            let result = poll(&entry, 1, milliseconds)
+            #if canImport(Glibc)
+            let result = Glibc.poll(&entry, 1, milliseconds)
+            #else
+            let result = Darwin.poll(&entry, 1, milliseconds)
+            #endif
             if result > 0 { return Int32(entry.revents) }
             if result == 0 { return 0 }
             if errno != EINTR { return -1 }
+        }
+    }
+
+    /// `poll` over `fds`; retries on EINTR. `timeout` is in milliseconds, -1 for none. Returns what `poll` returned.
+    package static func poll(_ fds: inout [pollfd], timeout: Int32) -> Int32 {
+        while true {
+            let result = fds.withUnsafeMutableBufferPointer { buffer in
+                #if canImport(Glibc)
+                return Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
+                #else
+                return Darwin.poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
+                #endif
+            }
+            if result >= 0 || errno != EINTR { return result }
         }
     }
 }

@@ -1,6 +1,7 @@
-// Thin wrappers over the POSIX socket calls the server needs, so the rest of the HTTP code has no `#if`.
-// Glibc and Darwin import the same C functions with slightly different Swift types (enum-typed constants on Glibc,
-// `Int32` on Darwin); every difference is absorbed here.
+// The server's side of the POSIX shim: listening, reserving a port, accepting, the open-files limit. The calls both
+// sides share (descriptors, I/O, poll) are in `PubNubPlatform`'s `POSIXSocket`, which carries no protocol.
+
+import PubNubPlatform
 
 #if canImport(Glibc)
 import Glibc
@@ -8,123 +9,13 @@ import Glibc
 import Darwin
 #endif
 
-/// POSIX socket helpers. Every function returns `errno`-style failures instead of throwing, so the event loops can
-/// decide per call whether a failure is fatal for a connection or just "try again later".
-enum HTTPSocket {
-    // MARK: - Constants
-
-    static let streamType: Int32 = {
-        #if canImport(Glibc)
-        return Int32(SOCK_STREAM.rawValue)
-        #else
-        return SOCK_STREAM
-        #endif
-    }()
-
-    /// Flags for `send`: on Linux `MSG_NOSIGNAL` keeps a write to a reset socket from raising SIGPIPE; Darwin uses
-    /// the per-socket `SO_NOSIGPIPE` option instead (set in `configureAccepted`).
-    static let sendFlags: Int32 = {
-        #if canImport(Glibc)
-        return Int32(MSG_NOSIGNAL)
-        #else
-        return 0
-        #endif
-    }()
-
-    static let pollIn = Int16(POLLIN)
-    static let pollOut = Int16(POLLOUT)
-    static let pollError = Int16(POLLERR) | Int16(POLLHUP) | Int16(POLLNVAL)
-
-    // MARK: - Descriptors
-
-    static var lastError: Int32 { errno }
-
-    /// The `strerror` text for `code`, e.g. "Address already in use".
-    static func describe(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "errno \(code)" }
-        return String(cString: text)
-    }
-
-    static func closeDescriptor(_ fd: Int32) {
-        // A failed close (EINTR included) still releases the descriptor on Linux and Darwin; retrying could close a
-        // descriptor another thread just received.
-        _ = close(fd)
-    }
-
-    @discardableResult
-    static func setNonBlocking(_ fd: Int32) -> Bool {
-        let flags = fcntl(fd, F_GETFL, 0)
-        guard flags >= 0 else { return false }
-        return fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0
-    }
-
-    @discardableResult
-    static func setCloseOnExec(_ fd: Int32) -> Bool {
-        let flags = fcntl(fd, F_GETFD, 0)
-        guard flags >= 0 else { return false }
-        return fcntl(fd, F_SETFD, flags | FD_CLOEXEC) == 0
-    }
-
-    static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) -> Bool {
-        var value = value
-        return setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0
-    }
-
+extension POSIXSocket {
     /// Prepares an accepted connection: non-blocking, no Nagle delay (answers are small and latency-bound), and on
     /// Darwin no SIGPIPE.
     static func configureAccepted(_ fd: Int32) {
         self.setNonBlocking(fd)
         self.setCloseOnExec(fd)
-        _ = self.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
-        #if canImport(Darwin)
-        _ = self.setOption(fd, level: SOL_SOCKET, name: SO_NOSIGPIPE, value: 1)
-        #endif
-    }
-
-    // MARK: - I/O
-
-    /// `send` that never raises SIGPIPE. Returns the byte count, or -1 with `errno` set.
-    static func send(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Glibc)
-        return Glibc.send(fd, pointer, count, self.sendFlags)
-        #else
-        return Darwin.send(fd, pointer, count, self.sendFlags)
-        #endif
-    }
-
-    /// `recv` into `buffer`. Returns the byte count, 0 at end of stream, or -1 with `errno` set.
-    static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
-        #if canImport(Glibc)
-        return Glibc.recv(fd, buffer.baseAddress, buffer.count, 0)
-        #else
-        return Darwin.recv(fd, buffer.baseAddress, buffer.count, 0)
-        #endif
-    }
-
-    static func shutdownWrite(_ fd: Int32) {
-        #if canImport(Glibc)
-        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
-        #else
-        _ = Darwin.shutdown(fd, SHUT_WR)
-        #endif
-    }
-
-    static func isTransient(_ code: Int32) -> Bool {
-        code == EAGAIN || code == EWOULDBLOCK || code == EINTR
-    }
-
-    /// `poll` over `fds`; retries on EINTR. `timeout` is in milliseconds, -1 for none.
-    static func poll(_ fds: inout [pollfd], timeout: Int32) -> Int32 {
-        while true {
-            let result = fds.withUnsafeMutableBufferPointer { buffer in
-                #if canImport(Glibc)
-                return Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
-                #else
-                return Darwin.poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
-                #endif
-            }
-            if result >= 0 || errno != EINTR { return result }
-        }
+        self.configureStream(fd)
     }
 
     // MARK: - Accepting
@@ -207,7 +98,7 @@ enum HTTPSocket {
         let fd = socket(info.ai_family, self.streamType, 0)
         guard fd >= 0 else { throw .socketFailed(operation: "socket", code: errno) }
         self.setCloseOnExec(fd)
-        _ = self.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
+        self.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
         guard bind(fd, info.ai_addr, info.ai_addrlen) == 0 else {
             let code = errno
             self.closeDescriptor(fd)
@@ -240,7 +131,7 @@ enum HTTPSocket {
     }
 }
 
-// `listen` is shadowed by `HTTPSocket.listen(host:port:)` inside the enum.
+// `listen` is shadowed by `POSIXSocket.listen(host:port:)` inside the extension.
 private func listenOnSocket(_ fd: Int32, _ backlog: Int32) -> Int32 {
     listen(fd, backlog)
 }
