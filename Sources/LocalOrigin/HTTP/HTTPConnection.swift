@@ -17,17 +17,6 @@ final class HTTPConnection: @unchecked Sendable {
     // @unchecked: every sink's `state`/`closeHandlers` is only touched inside `isGone.withLock`; all other `var`s are
     // only touched on `loop`'s thread.
 
-    /// Which read deadline runs.
-    enum ReadTimer {
-        case none
-        /// A request's first bytes arrived; its header block is not complete.
-        case header
-        /// The header block is complete; the body is not.
-        case body
-        /// Nothing in progress: waiting for the next request.
-        case idle
-    }
-
     enum Phase {
         /// Reading requests and writing answers.
         case open
@@ -54,23 +43,24 @@ final class HTTPConnection: @unchecked Sendable {
     /// written in one batch afterwards instead of marking the connection dirty.
     var isProcessing = false
     var lingerDeadline: UInt64 = 0
-    /// The read deadline in effect and when it passes (monotonic nanoseconds).
-    private(set) var readTimer = ReadTimer.none
-    private(set) var readDeadline: UInt64 = 0
+    /// The read deadline in effect and when it passes (monotonic nanoseconds); changed only through `setReadTimer`
+    /// (HTTPConnection+Timers.swift), which keeps the loop's idle count.
+    var readTimer = ReadTimer.none
+    var readDeadline: UInt64 = 0
     /// When the read timer in effect was set (for finding the connection idle longest).
-    private(set) var readTimerSince: UInt64 = 0
+    var readTimerSince: UInt64 = 0
     /// When the client must have taken some answer bytes; 0 when nothing waits to be sent.
-    private var sendDeadline: UInt64 = 0
+    private(set) var sendDeadline: UInt64 = 0
 
-    private var parser: HTTPParser
+    private(set) var parser: HTTPParser
     /// Unconsumed input, starting at the first byte of the request being parsed.
-    private var input: [UInt8] = []
+    var input: [UInt8] = []
     /// False after a request that ends the connection (framing error, `Connection: close`): later bytes are
     /// read and discarded.
-    private var takesRequests = true
+    private(set) var takesRequests = true
     private var slots: [HTTPConnectionSink?] = []
     private var slotHead = 0
-    private var output: [UInt8] = []
+    private(set) var output: [UInt8] = []
     private var outputSent = 0
     /// Body bytes of answers that arrived but are not yet in `output` (waiting for their turn).
     private var waitingAnswerBytes = 0
@@ -78,9 +68,9 @@ final class HTTPConnection: @unchecked Sendable {
     private let maxPipelined: Int
     /// Held answer bytes at which the connection stops handing requests to the handler and stops reading.
     private let maxHeldBytes: Int
-    private let headerTimeout: UInt64?
-    private let bodyTimeout: UInt64?
-    private let idleTimeout: UInt64?
+    let headerTimeout: UInt64?
+    let bodyTimeout: UInt64?
+    let idleTimeout: UInt64?
     private let sendTimeout: UInt64?
 
     init(fd: Int32, loop: HTTPEventLoop, limits: HTTPServerLimits) {
@@ -95,14 +85,14 @@ final class HTTPConnection: @unchecked Sendable {
         self.sendTimeout = HTTPServerLimits.nanoseconds(limits.sendTimeoutMilliseconds)
     }
 
-    private var pendingCount: Int { self.slots.count - self.slotHead }
+    var pendingCount: Int { self.slots.count - self.slotHead }
 
     /// Answer bytes the connection holds: serialised but unsent, plus answers waiting for their turn.
     private var heldBytes: Int { self.output.count - self.outputSent + self.waitingAnswerBytes }
 
     /// True while the connection may hand another request to the handler (and so reads): the pipeline has room and
     /// the answers it holds are below the bound.
-    private var takesMoreWork: Bool { self.pendingCount < self.maxPipelined && self.heldBytes < self.maxHeldBytes }
+    var takesMoreWork: Bool { self.pendingCount < self.maxPipelined && self.heldBytes < self.maxHeldBytes }
 
     /// The poll events this connection waits for.
     var pollEvents: Int16 {
@@ -303,86 +293,6 @@ final class HTTPConnection: @unchecked Sendable {
                 self.flush()
             }
         }
-    }
-
-    // MARK: - Timers
-
-    /// The earliest deadline in effect (monotonic nanoseconds), `UInt64.max` for none.
-    var nextDeadline: UInt64 {
-        switch self.phase {
-        case .open:
-            var earliest = self.readTimer == .none ? UInt64.max : self.readDeadline
-            if self.sendDeadline != 0 { earliest = min(earliest, self.sendDeadline) }
-            return earliest
-        case .lingering:
-            return self.lingerDeadline
-        case .closed:
-            return .max
-        }
-    }
-
-    /// Acts on every deadline that passed by `now`: a request read too slowly is answered 408 (after the answers
-    /// due before it) and the connection closes; an idle connection, or one whose client takes no answer bytes, is
-    /// closed at once; a lingering one is closed.
-    func expireTimers(now: UInt64) {
-        switch self.phase {
-        case .lingering:
-            if self.lingerDeadline <= now { self.loop.closeConnection(self) }
-        case .open:
-            if self.sendDeadline != 0, self.sendDeadline <= now {
-                self.loop.closeConnection(self)
-                return
-            }
-            guard self.readTimer != .none, self.readDeadline <= now else { return }
-            switch self.readTimer {
-            case .idle:
-                self.loop.closeConnection(self)
-            case .header, .body:
-                self.setReadTimer(.none, 0)
-                self.input = []
-                self.appendErrorAnswer(.requestTimeout)
-                self.flush()
-            case .none:
-                break
-            }
-        case .closed:
-            break
-        }
-    }
-
-    /// Sets the read timer for the state the connection is in; a timer already running for the same state keeps its
-    /// deadline (a header block's deadline runs from the request's first byte, not from its latest).
-    private func updateTimers() {
-        guard self.phase == .open else { return }
-        let wanted: ReadTimer
-        if self.takesRequests, self.takesMoreWork, !self.input.isEmpty {
-            wanted = self.parser.isReadingBody ? .body : .header
-        } else if self.takesRequests, self.pendingCount == 0, self.input.isEmpty, self.output.isEmpty {
-            wanted = .idle
-        } else {
-            wanted = .none
-        }
-        guard wanted != self.readTimer else { return }
-        let timeout: UInt64?
-        switch wanted {
-        case .header: timeout = self.headerTimeout
-        case .body: timeout = self.bodyTimeout
-        case .idle: timeout = self.idleTimeout
-        case .none: timeout = nil
-        }
-        // A timer whose timeout is off never fires, but an idle connection still counts as idle (it can be
-        // reclaimed at the connection cap).
-        let now = DispatchTime.now().uptimeNanoseconds
-        self.setReadTimer(wanted, timeout.map { now + $0 } ?? .max, since: now)
-    }
-
-    /// Changes the read timer, keeping the loop's count of idle connections.
-    private func setReadTimer(_ timer: ReadTimer, _ deadline: UInt64, since: UInt64 = 0) {
-        if self.readTimer == .idle, timer != .idle { self.loop.idleCountChanged(by: -1) }
-        if self.readTimer != .idle, timer == .idle { self.loop.idleCountChanged(by: 1) }
-        self.readTimer = timer
-        self.readDeadline = deadline
-        self.readTimerSince = since
     }
 
     /// Queues a server-made error answer (framing error, timeout, refusal) in request order and stops taking

@@ -3,35 +3,6 @@
 // stopped, so byte-by-byte input costs no rescanning. Every byte is validated as it arrives, so input that can no
 // longer become a valid request is rejected at once instead of waiting for a line end (docs/PROTOCOL.md §3 item 4).
 
-/// A framing error (or another answer the server itself gives: a timeout, a refusal): the status and message of
-/// the JSON answer sent before the connection is closed.
-struct HTTPParseError: Error, Equatable, Sendable {
-    /// The 4xx/5xx status of the answer.
-    var status: Int
-    /// A short English reason, used in the JSON body.
-    var message: String
-
-    /// A request whose header block or body did not arrive within its timeout (`HTTPServerLimits`).
-    static let requestTimeout = HTTPParseError(status: 408, message: "Request Timeout")
-    /// A connection refused because the server holds `HTTPServerLimits.maxConnections` and none of them is idle.
-    static let tooManyConnections = HTTPParseError(status: 503, message: "Too Many Connections")
-
-    /// The JSON error answer. 414 carries the exact body PubNub's balancer sends.
-    var response: HTTPResponse {
-        let body: String
-        if self.status == 414 {
-            body = #"{"message":"Request URI Too Long","error":true,"service":"Balancer","status":414}"#
-        } else {
-            body = #"{"status":\#(self.status),"error":true,"message":"\#(self.message)","service":"Balancer"}"#
-        }
-        return HTTPResponse(
-            status: self.status,
-            headers: [(name: "Content-Type", value: "text/javascript; charset=\"UTF-8\"")],
-            body: Array(body.utf8)
-        )
-    }
-}
-
 /// Parses requests one at a time from a byte buffer that starts at the current request's first byte.
 struct HTTPParser {
     /// What `parse` found.
@@ -405,34 +376,5 @@ struct HTTPParser {
 
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-    }
-
-    /// The request-target as text without losing a byte: raw UTF-8 stays as sent, and every byte of a sequence that
-    /// is not UTF-8 is written as `%XX`, which percent-decodes back to that byte (so the handler sees it and can
-    /// refuse it, instead of a U+FFFD that two different byte sequences would share).
-    static func targetString(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        if bytes.allSatisfy({ $0 < 0x80 }) || String(validating: bytes, as: UTF8.self) != nil {
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        let digits = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 3)
-        var position = 0
-        var iterator = bytes.makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                out.append(contentsOf: encoded)
-                position += encoded.count
-            case .error(let length):
-                for byte in bytes[position..<(position + length)] {
-                    out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
-                }
-                position += length
-            case .emptyInput:
-                return String(decoding: out, as: UTF8.self)
-            }
-        }
     }
 }
