@@ -20,31 +20,31 @@ let package = Package(
         // What the client, LocalOrigin and the demo share below the protocol: the lock box, the one-shot latch and the
         // POSIX socket shim. No wire format and no PubNub knowledge, so LocalOrigin stays an independent
         // implementation of the protocol (docs/DESIGN.md). Not a product: everything in it has `package` access.
-        .target(name: "PubNubPlatform"),
-        .target(name: "PubNubLegacy", dependencies: ["PubNubPlatform"]),
+        .target(name: "PlatformSupport"),
+        .target(name: "PubNubLegacy", dependencies: ["PlatformSupport"]),
         .testTarget(
             name: "PubNubLegacyTests",
-            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubPlatform", "TestSupport"],
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PlatformSupport", "TestSupport"],
             resources: [.copy("Fixtures/crypto-vectors.json")]  // docs/CRYPTO.md §6
         ),
-        .target(name: "PNObservation", dependencies: ["PubNubLegacy", "PubNubPlatform"]),
+        .target(name: "PNObservation", dependencies: ["PubNubLegacy", "PlatformSupport"]),
         .testTarget(
             name: "PNObservationTests",
-            dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin", "PubNubPlatform"]
+            dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin", "PlatformSupport"]
         ),
-        .target(name: "LocalOrigin", dependencies: ["PubNubPlatform"]),
+        .target(name: "LocalOrigin", dependencies: ["PlatformSupport"]),
         // The async/await overlay and 4.x statuses on the same engine (MIGRATION.md "Modernising a ported app").
-        .target(name: "PubNubAsync", dependencies: ["PubNubLegacy", "PubNubPlatform"]),
+        .target(name: "PubNubAsync", dependencies: ["PubNubLegacy", "PlatformSupport"]),
         .testTarget(
             name: "PubNubAsyncTests",
             dependencies: [
-                "PubNubAsync", "PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubPlatform", "TestSupport",
+                "PubNubAsync", "PubNubLegacy", "PNObservation", "LocalOrigin", "PlatformSupport", "TestSupport",
             ]
         ),
-        .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin", "PubNubPlatform", "TestSupport"]),
+        .testTarget(name: "LocalOriginTests", dependencies: ["LocalOrigin", "PlatformSupport", "TestSupport"]),
         .executableTarget(
             name: "LegacyDemo",
-            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync", "PubNubPlatform"]
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync", "PlatformSupport"]
         ),
         .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo", "TestSupport"]),
         .testTarget(
@@ -55,7 +55,7 @@ let package = Package(
         // app").
         .testTarget(
             name: "PortedAppsTests",
-            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubPlatform", "TestSupport"]
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PlatformSupport", "TestSupport"]
         ),
         // What several test targets share: the lock of the process-wide state (shared client, logger, defaults) and the
         // lock of the tests that block their thread for seconds.

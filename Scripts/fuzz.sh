@@ -67,12 +67,12 @@ stale() {
 
 swift_flags=("$opt" -g -swift-version 6 -warnings-as-errors -parse-as-library -sanitize=fuzzer,address)
 
-# PubNubPlatform (the lock box, latch and POSIX shim both modules use) is built first; the others import it.
+# PlatformSupport (the lock box, latch and POSIX shim both modules use) is built first; the others import it.
 build_module() {
     local module=$1
     local lib="$build/lib/lib$module.a"
-    [ "$module" = PubNubPlatform ] || build_module PubNubPlatform
-    if stale "$lib" "Sources/$module" Sources/PubNubPlatform Scripts/fuzz.sh; then
+    [ "$module" = PlatformSupport ] || build_module PlatformSupport
+    if stale "$lib" "Sources/$module" Sources/PlatformSupport Scripts/fuzz.sh; then
         echo "==> building $module with ASan and fuzzer coverage" >&2
         mkdir -p "$build/lib"
         local sources=()
@@ -90,10 +90,10 @@ build_target() {
     local bin="$build/bin/$target" adapter
     adapter=$(adapter_of "$module")
     local inputs=("Fuzz/Targets/$target.swift" "$adapter" Fuzz/Support/*.swift)
-    if stale "$bin" "$build/lib/lib$module.a" "$build/lib/libPubNubPlatform.a" "${inputs[@]}"; then
+    if stale "$bin" "$build/lib/lib$module.a" "$build/lib/libPlatformSupport.a" "${inputs[@]}"; then
         echo "==> linking $target" >&2
         mkdir -p "$build/bin"
-        swiftc "${swift_flags[@]}" -use-ld=lld -I "$build/lib" -L "$build/lib" -l"$module" -lPubNubPlatform -o "$bin" \
+        swiftc "${swift_flags[@]}" -use-ld=lld -I "$build/lib" -L "$build/lib" -l"$module" -lPlatformSupport -o "$bin" \
             "${inputs[@]}"
     fi
 }

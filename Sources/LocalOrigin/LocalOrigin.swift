@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// An embedded PubNub-compatible origin: an HTTP/1.1 server on a loopback port that answers the PubNub REST
 /// protocol (docs/PROTOCOL.md §3) for the 3.4 forms (v1 subscribe, JSONP callbacks) and the current SDKs' forms alike.

@@ -1,5 +1,5 @@
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 
 /// The persistent registrations of one `PNObservationCenter` bucket: `(observer, block)` pairs in registration
 /// order, safe to change from any thread, including from inside one of its own blocks.

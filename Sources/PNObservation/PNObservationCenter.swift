@@ -1,5 +1,5 @@
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 
 /// 3.4's `PNObservationCenter`: lets any object observe one kind of client event with a block, as the delegate and
 /// the notifications do, without being the delegate.

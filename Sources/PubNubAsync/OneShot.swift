@@ -1,5 +1,5 @@
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 
 /// The bridge from one 3.4 completion block to one `async` call: resumes its continuation exactly once — with the
 /// block's outcome, or with `CancellationError` when the calling task is cancelled first, whichever comes first.

@@ -1,6 +1,6 @@
 import Foundation
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 
 /// The `async`/`await` face of a PubNub 3.4 client, for code being modernised file by file (MIGRATION.md
 /// "Modernising a ported app").

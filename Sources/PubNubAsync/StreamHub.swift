@@ -1,5 +1,5 @@
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 
 // The streams of one `PubNubClient`: a sink in the client's delivery (after the 3.4 delegate, observers and
 // notifications of each event), and a listener of its statuses. Every stream buffers up to its bound

@@ -1,7 +1,7 @@
 import Foundation
 import LocalOrigin
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 import Testing
 
 @testable import PNObservation

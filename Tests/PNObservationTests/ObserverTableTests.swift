@@ -1,6 +1,6 @@
 import Dispatch
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 import Testing
 
 @testable import PNObservation

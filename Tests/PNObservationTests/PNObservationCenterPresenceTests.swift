@@ -1,5 +1,5 @@
 import PNObservation
-import PubNubPlatform
+import PlatformSupport
 import Testing
 
 @testable import PubNubLegacy

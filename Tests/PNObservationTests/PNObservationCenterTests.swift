@@ -1,6 +1,6 @@
 import Foundation
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 import Testing
 
 @testable import PNObservation

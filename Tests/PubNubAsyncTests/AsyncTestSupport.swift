@@ -1,7 +1,7 @@
 import Foundation
 import LocalOrigin
+import PlatformSupport
 import PubNubAsync
-import PubNubPlatform
 
 @testable import PubNubLegacy
 

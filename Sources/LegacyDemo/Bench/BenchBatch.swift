@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import LocalOrigin
 import PNObservation
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 
 /// Workload 7 of `LegacyDemo bench`: one subscribe answer carrying `count` messages (a catch-up after a long outage
 /// on a busy channel), delivered to a `PNDelegate`, a `PNObservationCenter` message observer and a

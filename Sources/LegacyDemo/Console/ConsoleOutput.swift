@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// The console's stdout. Every line goes out whole in one write (lines from the input thread and the delivery queue
 /// never interleave). On a terminal the status line stays at the bottom, redrawn in place after every line; when

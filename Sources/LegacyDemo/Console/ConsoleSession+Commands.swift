@@ -1,6 +1,6 @@
 import Foundation
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 
 // The commands, each written as a 3.x app calls the facade: static `PubNub` methods with completion blocks that
 // print `[block]` lines and open the latch the input thread waits on.

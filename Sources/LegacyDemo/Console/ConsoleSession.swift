@@ -2,8 +2,8 @@ import Dispatch
 import Foundation
 import LocalOrigin
 import PNObservation
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 
 /// `LegacyDemo console`: every facade API as a command, read one per line from stdin (a terminal or a pipe), run
 /// against the shared client (`PubNub.sharedInstance()`) exactly as a 3.x app calls it, with every event printed

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import LocalOrigin
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 
 /// `LegacyDemo soak` (and `LegacyDemo` without arguments): the test app of docs/TEST-APP.md, ending with the
 /// report and `RESULT` line of docs/DESIGN.md §9.

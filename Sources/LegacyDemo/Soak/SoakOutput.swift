@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// The soak's stdout: time-stamped log lines and, on a terminal, one status line kept at the bottom and redrawn in
 /// place; elsewhere the status goes out as plain periodic lines, and only with `--show-all-logs`.

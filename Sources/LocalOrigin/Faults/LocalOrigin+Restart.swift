@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 // Stop and start again on the same port, as a server process restart looks to a client: every connection is closed
 // without an answer, connections are refused until the new listening socket is open, and then the origin answers

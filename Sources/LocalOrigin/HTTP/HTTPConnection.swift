@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// One accepted TCP connection, owned by one event loop.
 ///

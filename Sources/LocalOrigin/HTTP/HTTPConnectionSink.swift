@@ -1,4 +1,4 @@
-import PubNubPlatform
+import PlatformSupport
 
 /// What a handler decided for one request; carried to the connection's event loop.
 enum HTTPOutcome: Sendable {

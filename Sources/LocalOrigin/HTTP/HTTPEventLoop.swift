@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// An HTTP/1.1 server on POSIX sockets: one thread accepts, `limits.eventLoopCount` threads (2 by default) run
 /// non-blocking `poll()` loops over the connections, and every parsed request goes to `handler` on a loop thread.

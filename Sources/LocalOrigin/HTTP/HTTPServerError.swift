@@ -1,4 +1,5 @@
-import PubNubPlatform
+import PlatformSupport
+
 /// Why `HTTPServer.start()` or `HTTPServer.resumeAccepting()` could not open the listening socket, or why the call
 /// is not allowed in the server's current state.
 public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible {

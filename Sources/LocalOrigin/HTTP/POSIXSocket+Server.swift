@@ -1,7 +1,7 @@
 // The server's side of the POSIX shim: listening, reserving a port, accepting, the open-files limit. The calls both
-// sides share (descriptors, I/O, poll) are in `PubNubPlatform`'s `POSIXSocket`, which carries no protocol.
+// sides share (descriptors, I/O, poll) are in `PlatformSupport`'s `POSIXSocket`, which carries no protocol.
 
-import PubNubPlatform
+import PlatformSupport
 
 #if canImport(Glibc)
 import Glibc

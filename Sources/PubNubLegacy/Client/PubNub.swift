@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// The PubNub 3.4 client: the facade that ported code calls as `PubNub.connect()`,
 /// `PubNub.sendMessage(_:toChannel:)` and so on, plus instances for several clients in one process (docs/DESIGN.md §3).

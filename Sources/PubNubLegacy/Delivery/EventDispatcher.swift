@@ -1,5 +1,5 @@
 import Dispatch
-import PubNubPlatform
+import PlatformSupport
 
 // Delivery (docs/DESIGN.md §4): every event goes to the delegate, then the observation-center sinks (registration
 // order), then the notification sinks, then the completion block of the call it completes — all on the delivery

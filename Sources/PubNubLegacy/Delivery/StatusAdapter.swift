@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 // The status adapter: derives the 4.x statuses (`PNStatus`) from the 3.4 events and delivers each to
 // `pubnubClient(_:didReceiveStatus:)`, to `kPNClientDidReceiveStatusNotification` and to the package's listeners

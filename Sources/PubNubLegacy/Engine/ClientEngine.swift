@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 // The engine behind one `PubNub` instance. All state lives on one serial queue; user code never runs on it.
 // Operations (the 3.4 "locking" calls) run one at a time in call order (docs/BEHAVIOR.md §1.2): each takes the lock

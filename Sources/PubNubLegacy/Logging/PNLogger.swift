@@ -5,7 +5,7 @@
 // formatted or written.
 
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// The switches and the sink of the package's logging. Every member may be used from any thread.
 public enum PNLogger {

@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// The process-wide channel cache shared by `PNChannel` and `PNChannelPresence`, keyed by exact name.
 private let channelsCache = Locked<[String: PNChannel]>([:])

@@ -10,7 +10,7 @@
 // §3).
 
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// The values of the defaults, in one box.
 private struct ConfigurationDefaults {

@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// The settings of a PubNub client (3.4's `PNConfiguration`, docs/API-3.4.md §2.7), with the 4.x names as
 /// aliases and the 4.x and layer settings 3.4 lacked (docs/DESIGN.md §3).

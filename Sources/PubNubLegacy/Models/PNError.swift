@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// An error reported by the PubNub client: the 3.4 `PNError` surface plus a 4.x-style `category`.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// A presence event: a uuid joined, left or timed out on a channel (3.4's `PNPresenceEvent`,
 /// docs/API-3.4.md §2.11). Created by the client from the objects the origin delivers on `-pnpres` channels. An

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 // A hook for the package's benchmark (`LegacyDemo bench`): what one request costs on the socket transport when it
 // opens its connection (TCP connect, TLS handshake for `https`, request, answer) and when it reuses a kept-alive

@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// The transport a client lane uses. `http://` requests go to the socket transport; so do `https://` requests when
 /// it has OpenSSL (Linux, `SocketTransport.supportsTLS`). Otherwise — Apple platforms, or a Linux system without a

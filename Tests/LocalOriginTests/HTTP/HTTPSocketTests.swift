@@ -1,4 +1,4 @@
-import PubNubPlatform
+import PlatformSupport
 import Testing
 
 @testable import LocalOrigin

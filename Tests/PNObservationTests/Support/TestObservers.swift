@@ -1,6 +1,6 @@
 import Foundation
+import PlatformSupport
 import PubNubLegacy
-import PubNubPlatform
 
 @testable import PNObservation
 

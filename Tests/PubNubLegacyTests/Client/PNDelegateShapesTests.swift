@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 import Testing
 
 @testable import PubNubLegacy

@@ -1,7 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
-import PubNubPlatform
+import PlatformSupport
 import Testing
 
 @testable import PubNubLegacy

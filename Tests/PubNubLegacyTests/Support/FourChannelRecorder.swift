@@ -1,6 +1,6 @@
 import Foundation
 import PNObservation
-import PubNubPlatform
+import PlatformSupport
 
 @testable import PubNubLegacy
 

@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 // Pipelined publishes (`PNConfiguration.publishPipelineDepth`): requests written one after another on one keep-alive
 // connection without waiting for the answers, which HTTP/1.1 servers send in request order (docs/PROTOCOL.md §1).

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// One request of a `SocketTransport`, from `send` to its one completion.
 ///

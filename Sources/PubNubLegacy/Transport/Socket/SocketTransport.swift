@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 // HTTP and HTTPS transport on POSIX sockets. URLSession on Linux goes through libcurl, which costs about a kilobyte
 // of memory that is never returned per request and milliseconds of latency; PubNub traffic is small HTTP/1.1

@@ -1,5 +1,5 @@
 import Foundation
-import PubNubPlatform
+import PlatformSupport
 
 /// One OpenSSL `SSL_CTX`: TLS 1.2 or later, and either full certificate verification against a trust store or,
 /// for the relaxed rung of the TLS ladder, none. Shared by every connection made with the same settings; OpenSSL

@@ -1,6 +1,6 @@
 import Foundation
 import LocalOrigin
-import PubNubPlatform
+import PlatformSupport
 import Testing
 
 @testable import PubNubLegacy
