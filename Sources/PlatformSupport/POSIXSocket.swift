@@ -101,19 +101,19 @@ package enum POSIXSocket {
     /// Wakes whatever thread waits in `poll` on `fd` (it sees end of stream) without releasing the descriptor, so
     /// the descriptor number cannot be reused while its owner still holds it.
     package static func shutdownBoth(_ fd: Int32) {
-        #if canImport(Glibc)
-        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
-        #else
-        _ = Darwin.shutdown(fd, SHUT_RDWR)
-        #endif
+        self.shutdown(fd, how: Int32(SHUT_RDWR))
     }
 
     /// Sends end of stream to the peer while what it sends can still be read.
     package static func shutdownWrite(_ fd: Int32) {
+        self.shutdown(fd, how: Int32(SHUT_WR))
+    }
+
+    private static func shutdown(_ fd: Int32, how: Int32) {
         #if canImport(Glibc)
-        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+        _ = Glibc.shutdown(fd, how)
         #else
-        _ = Darwin.shutdown(fd, SHUT_WR)
+        _ = Darwin.shutdown(fd, how)
         #endif
     }
 
