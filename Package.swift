@@ -24,7 +24,10 @@ let package = Package(
             resources: [.copy("Fixtures/crypto-vectors.json")]  // docs/CRYPTO.md §6
         ),
         .target(name: "PNObservation", dependencies: ["PubNubLegacy"]),
-        .testTarget(name: "PNObservationTests", dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin"]),
+        .testTarget(
+            name: "PNObservationTests",
+            dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin", "TestSupport"]
+        ),
         .target(name: "LocalOrigin"),
         // The async/await overlay and 4.x statuses on the same engine (MIGRATION.md "Modernising a ported app").
         .target(name: "PubNubAsync", dependencies: ["PubNubLegacy"]),

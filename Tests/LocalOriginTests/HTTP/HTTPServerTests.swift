@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -65,7 +66,9 @@ import Darwin
         let parkedC = try HTTPTestClient(port: port)
         try parkedC.send("GET /park/c HTTP/1.1\r\n\r\n")
         let idle = try HTTPTestClient(port: port)
-        #expect(waitUntil { handler.parkedCount == 3 && server.connectionCount == 3 })
+        try eventuallyBlocking("handler.parkedCount == 3 && server.connectionCount == 3") {
+            handler.parkedCount == 3 && server.connectionCount == 3
+        }
 
         server.stop()
         #expect(server.connectionCount == 0)
@@ -91,7 +94,7 @@ import Darwin
         try server.start()
         let client = try HTTPTestClient(port: server.port)
         try client.send("GET /park/x HTTP/1.1\r\n\r\n")
-        #expect(waitUntil { handler.parkedCount == 1 })
+        try eventuallyBlocking("handler.parkedCount == 1") { handler.parkedCount == 1 }
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             server.stop()
             #expect(server.connectionCount == 0)
@@ -192,7 +195,9 @@ import Darwin
             let parked = try HTTPTestClient(port: server.port)
             try parked.send("GET /park/p HTTP/1.1\r\n\r\n")
             let idle = try HTTPTestClient(port: server.port)
-            #expect(waitUntil { handler.parkedCount == 1 && server.connectionCount == 2 })
+            try eventuallyBlocking("handler.parkedCount == 1 && server.connectionCount == 2") {
+                handler.parkedCount == 1 && server.connectionCount == 2
+            }
             server.closeAllConnections()
             #expect(server.connectionCount == 0)
             #expect(handler.closeCount("p") == 1)
@@ -217,7 +222,7 @@ import Darwin
                 try client.send("GET /park/\(number) HTTP/1.1\r\nHost: x\r\n\r\n")
                 clients.append(client)
             }
-            #expect(waitUntil(within: .seconds(30)) { handler.parkedCount == count })
+            try eventuallyBlocking("handler.parkedCount == count", within: 30) { handler.parkedCount == count }
             #expect(server.connectionCount == count)
             for number in 0..<count { try handler.answer("\(number)", "answer-\(number)") }
             for (number, client) in clients.enumerated() {

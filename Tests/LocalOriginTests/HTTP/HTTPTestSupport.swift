@@ -309,16 +309,6 @@ final class HTTPTestHandler: HTTPHandler, @unchecked Sendable {
     }
 }
 
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-func waitUntil(within timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.002)
-    }
-    return condition()
-}
-
 /// Runs `body` against a started server on 127.0.0.1 with a kernel-chosen port, and stops it afterwards.
 func withHTTPServer<Result>(
     limits: HTTPServerLimits = .init(),

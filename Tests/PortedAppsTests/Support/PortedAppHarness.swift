@@ -115,18 +115,6 @@ final class PortedAppEnvironment: Sendable {
     }
 }
 
-/// Waits (with a deadline) until `condition` holds; on the main actor, where the ported apps' screens live.
-@MainActor
-func waitUntil(_ what: String, within seconds: Double = 15, _ condition: () -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline {
-            throw AppLogTimeout(wanted: what, lines: [])
-        }
-        try await Task.sleep(nanoseconds: 5_000_000)
-    }
-}
-
 /// The console of the ported apps: what their `NSLog` calls wrote.
 enum Console {
     static let lines = Locked<[String]>([])

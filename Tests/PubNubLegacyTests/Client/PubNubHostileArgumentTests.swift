@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -445,7 +446,9 @@ import Testing
         let four = FourChannelRecorder(client: client, center: PNObservationCenter(client: client))
         defer { four.stop() }
         client.connectWithSuccessBlock(four.connectSuccess, errorBlock: four.connectFailure)
-        try await Self.waitUntil { four.entries.contains { $0.channel == .block && $0.label == "connect" } }
+        try await eventually("four.entries.contains { $0.channel == .block && $0.label == \"connect\" }", within: 20) {
+            four.entries.contains { $0.channel == .block && $0.label == "connect" }
+        }
         let start = four.entries.count
         let requestsBefore = origin.counters.requests
         let logBefore = origin.requestLog.count
@@ -459,13 +462,13 @@ import Testing
         row.call(client, four, configuration.copy())
         switch row.expectation {
         case .refused(let code, let channels):
-            try await Self.waitUntil {
+            try await eventually("error \(code) on \(channels)", within: 20) {
                 Set(four.entries.dropFirst(start).filter { $0.key.hasPrefix("error(\(code))") }.map(\.channel))
                     == channels
             }
             // The next call works; by then every channel had time to report the bad one twice, had it done so.
             client.requestServerTimeTokenWithCompletionBlock(four.timeBlock)
-            try await Self.waitUntil {
+            try await eventually("the next time block", within: 20) {
                 four.entries.dropFirst(start).contains { $0.channel == .block && $0.label == "time" }
             }
             let window = Array(four.entries.dropFirst(start))
@@ -476,9 +479,11 @@ import Testing
             #expect(time?.key.hasPrefix("token:") == true, "the next call failed: \(window)")
             #expect(onlyTimeRequestsSent(), "\(origin.requestLog.dropFirst(logBefore).map { $0.target.prefix(80) })")
         case .completesLocally:
-            try await Self.waitUntil { four.entries.dropFirst(start).contains { $0.channel == .block } }
+            try await eventually("four.entries.dropFirst(start).contains { $0.channel == .block }", within: 20) {
+                four.entries.dropFirst(start).contains { $0.channel == .block }
+            }
             client.requestServerTimeTokenWithCompletionBlock(four.timeBlock)
-            try await Self.waitUntil {
+            try await eventually("the next time block", within: 20) {
                 four.entries.dropFirst(start).contains { $0.channel == .block && $0.label == "time" }
             }
             let window = four.entries.dropFirst(start).filter { !$0.key.hasPrefix("token:") }
@@ -486,7 +491,7 @@ import Testing
             #expect(Set(window.map(\.key)) == ["channels:"], "\(window)")
             #expect(onlyTimeRequestsSent(), "\(origin.requestLog.dropFirst(logBefore).map { $0.target.prefix(80) })")
         case .succeeds(let block, let sends, let never):
-            try await Self.waitUntil {
+            try await eventually("the \(block) block", within: 20) {
                 four.entries.dropFirst(start).contains { $0.channel == .block && $0.label == block }
             }
             let window = Array(four.entries.dropFirst(start))
@@ -501,13 +506,6 @@ import Testing
         }
     }
 
-    static func waitUntil(within seconds: Double = 20, _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { throw RecorderTimeout(wanted: "condition", seen: []) }
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
-    }
 }
 
 /// Carries a message value (which may be a mutable Foundation container) into a `@Sendable` row closure; each row

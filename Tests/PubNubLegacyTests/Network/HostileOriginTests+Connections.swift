@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -68,9 +69,9 @@ extension HostileOriginTests {
         try await recorder.next(.delegate, "didSubscribe", within: 10)
         try await recorder.next(.delegate, "didReceiveMessage", within: 10)
         // The unrequested answer is on the wire before the origin answers the held long-poll.
-        try await Self.waitUntil("the unrequested answer written") { server.unrequestedWritten >= 1 }
+        try await eventually("the unrequested answer written") { server.unrequestedWritten >= 1 }
         release.signal()
-        try await Self.waitUntil("m3") { Self.receivedTexts(recorder).contains("m3") }
+        try await eventually("m3") { Self.receivedTexts(recorder).contains("m3") }
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(Self.receivedTexts(recorder) == ["m1", "m2", "m3"])
         // Every long-poll carried the cursor of the answer to the one before it; the stale cursor was never used.

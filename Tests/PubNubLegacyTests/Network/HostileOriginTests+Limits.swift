@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -181,14 +182,14 @@ extension HostileOriginTests {
         client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: { recorder.block("error", $0) })
         try await recorder.next(.block, "connect", within: 10)
         client.subscribeOnChannel(PNChannel.channelWithName(name))
-        try await Self.waitUntil("the first message", within: 20) { sink.received.current == 1 }
+        try await eventually("the first message", within: 20) { sink.received.current == 1 }
         let next = 100 + UInt64(count)
         let polls = { server.requests.compactMap(RawHTTPServer.subscribeCursor).filter { $0 == next }.count }
         try await Task.sleep(nanoseconds: 500_000_000)
         #expect(polls() == 0)
         sink.release.signal()
-        try await Self.waitUntil("every message", within: 30) { sink.received.current == count }
-        try await Self.waitUntil("the next long-poll") { polls() >= 1 }
+        try await eventually("every message", within: 30) { sink.received.current == count }
+        try await eventually("the next long-poll") { polls() >= 1 }
         client.disconnect()
     }
 }

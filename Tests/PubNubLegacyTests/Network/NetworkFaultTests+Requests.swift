@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -140,7 +141,7 @@ extension NetworkFaultTests {
         let channels = (1...3).map { PNChannel.channelWithName(Client.unique("stop\($0)")) }
         client.subscribeOnChannels(channels)
         try await recorder.next(.delegate, "didSubscribe", within: 10)
-        try await Self.waitUntil { origin.counters.parkedPolls >= 1 }
+        try await eventually("origin.counters.parkedPolls >= 1") { origin.counters.parkedPolls >= 1 }
         try origin.inject(.neverAnswer)
         client.unsubscribeFromChannels(channels) { left, error in recorder.block("stop", error ?? left) }
         // The leave is best effort: abandoned at its 10 s timeout (the deadline allows for scheduling under TSan).

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -139,7 +140,7 @@ import Testing
         }
         // All four are on the wire (the server started serving) while the head is held: answers come in order, so
         // none can have arrived.
-        try await SocketTransportTests.waitUntil(within: 60) { server.requests.count >= 1 }
+        try await eventually("server.requests.count >= 1", within: 60) { server.requests.count >= 1 }
         #expect(log.reported == 0)
         release.set(true)
         try await log.waitFor(4)
@@ -165,7 +166,7 @@ import Testing
         for id in 0..<3 {
             tasks.append(transport.send(Self.get(server, "/r\(id)", timeout: 120), completion: log.completion(id)))
         }
-        try await SocketTransportTests.waitUntil(within: 60) { server.requests.count >= 1 }
+        try await eventually("server.requests.count >= 1", within: 60) { server.requests.count >= 1 }
         tasks[1].cancel()
         try await log.waitFor(1)
         release.set(true)
@@ -197,7 +198,7 @@ import Testing
             server.stop()
         }
         transport.send(Self.get(server, "/held", timeout: 120), completion: log.completion(1))
-        try await SocketTransportTests.waitUntil(within: 60) { server.requests.count >= 1 }
+        try await eventually("server.requests.count >= 1", within: 60) { server.requests.count >= 1 }
         transport.invalidate()
         try await log.waitFor(2)
         #expect(log.results(1).count == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -68,7 +69,9 @@ extension SocketTransportTests {
         try origin.inject(.neverAnswer, on: .operation(.publish), count: 1)
         let log = CompletionLog()
         transport.send(Self.get("http://\(origin.address)/publish/p/s/0/ch/0/1"), completion: log.completion(0))
-        try await Self.waitUntil { origin.faultCounters.unanswered == 1 }
+        try await eventually("origin.faultCounters.unanswered == 1", within: 20) {
+            origin.faultCounters.unanswered == 1
+        }
         try origin.clearFaults()
         try await log.waitFor(1)
         #expect(Self.networkCode(log.results(0)[0]) == NSURLErrorNetworkConnectionLost)

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -52,7 +53,9 @@ extension SocketTransportTests {
         for _ in 0..<3 {
             let answer = try await Self.outcome(transport, Self.get(server.url("/").absoluteString)).get()
             #expect(answer.status == 200)
-            try await Self.waitUntil { server.requests.count >= server.accepted }
+            try await eventually("server.requests.count >= server.accepted", within: 20) {
+                server.requests.count >= server.accepted
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(server.requests.count == 3)
@@ -79,7 +82,7 @@ extension SocketTransportTests {
                 completion: log.completion(index)
             )
         }
-        try await Self.waitUntil { server.requests.count >= 2 }
+        try await eventually("server.requests.count >= 2", within: 20) { server.requests.count >= 2 }
         // Nothing more arrives while both are held.
         try await Task.sleep(for: .milliseconds(100))
         #expect(server.requests.count == 2)
@@ -87,7 +90,9 @@ extension SocketTransportTests {
         // Freeing one slot at a time sends the waiting requests in the order they were sent.
         for (index, expected) in ["/2", "/3", "/4"].enumerated() {
             release.signal()
-            try await Self.waitUntil { server.requests.count >= 3 + index }
+            try await eventually("server.requests.count >= 3 + index", within: 20) {
+                server.requests.count >= 3 + index
+            }
             #expect(server.requests.last?.target == expected)
         }
         release.signal()
@@ -119,7 +124,7 @@ extension SocketTransportTests {
             Self.get(server.url("/second").absoluteString, timeout: 60),
             completion: log.completion(1)
         )
-        try await Self.waitUntil { server.requests.count >= 1 }
+        try await eventually("server.requests.count >= 1", within: 20) { server.requests.count >= 1 }
         waiting.cancel()
         waiting.cancel()
         try await log.waitFor(1)
@@ -144,7 +149,9 @@ extension SocketTransportTests {
             Self.get("http://\(origin.address)/time/0", timeout: 300),
             completion: log.completion(0)
         )
-        try await Self.waitUntil(within: 120) { origin.faultCounters.unanswered == 1 }
+        try await eventually("origin.faultCounters.unanswered == 1", within: 120) {
+            origin.faultCounters.unanswered == 1
+        }
         task.cancel()
         try await log.waitFor(1)
         task.cancel()
@@ -181,7 +188,9 @@ extension SocketTransportTests {
         let log = CompletionLog()
         transport.send(Self.get("http://\(origin.address)/time/0", timeout: 30), completion: log.completion(0))
         transport.send(Self.get("http://\(origin.address)/time/0", timeout: 30), completion: log.completion(1))
-        try await Self.waitUntil { origin.faultCounters.unanswered == 1 }
+        try await eventually("origin.faultCounters.unanswered == 1", within: 20) {
+            origin.faultCounters.unanswered == 1
+        }
         transport.invalidate()
         try await log.waitFor(2)
         #expect(log.results(0) == [.failure(.cancelled)])

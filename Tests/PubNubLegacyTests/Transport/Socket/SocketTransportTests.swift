@@ -46,18 +46,6 @@ final class CompletionLog: @unchecked Sendable {
         TransportRequest(method: "GET", url: URL(string: url)!, body: nil, timeout: timeout)
     }
 
-    /// Waits until `condition` holds, or fails the test after `seconds`.
-    static func waitUntil(within seconds: Double = 20, _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline {
-                Issue.record("condition not met within \(seconds) s")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
-
     // MARK: - Success
 
     @Test func getAndPostAreAnswered() async throws {

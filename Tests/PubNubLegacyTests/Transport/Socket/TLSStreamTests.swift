@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -343,16 +344,12 @@ import FoundationNetworking
         #expect(timedOut == .failure(.timedOut))
         let log = CompletionLog()
         let task = transport.send(SocketTransportTests.get(url, timeout: 60), completion: log.completion(0))
-        try await TLSStreamTests.waitUntil { server.accepted >= 2 }
+        try await eventually("server.accepted >= 2", within: 20) { server.accepted >= 2 }
         task.cancel()
         try await log.waitFor(1)
         #expect(log.results(0) == [.failure(.cancelled)])
     }
 
-    /// Polls `condition` every 5 ms until it holds; records an issue after `seconds`.
-    static func waitUntil(within seconds: Double = 20, _ condition: () -> Bool) async throws {
-        try await SocketTransportTests.waitUntil(within: seconds, condition)
-    }
 }
 
 /// The run-time loader of OpenSSL.
