@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -279,12 +280,14 @@ final class HTTPTestHandler: HTTPHandler, @unchecked Sendable {
 
     /// Takes the sink parked as `id`, waiting up to `timeout` for it to arrive.
     func takeParked(_ id: String, within timeout: Duration = .seconds(10)) throws -> any HTTPResponseSink {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let sink = self.lock.withLock({ self.parked.removeValue(forKey: id) }) { return sink }
-            Thread.sleep(forTimeInterval: 0.002)
+        var sink: (any HTTPResponseSink)?
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        try eventuallyBlocking("request \(id) to be parked", within: seconds) {
+            sink = self.lock.withLock { self.parked.removeValue(forKey: id) }
+            return sink != nil
         }
-        throw HTTPTestError("request \(id) was never parked")
+        guard let sink else { preconditionFailure("eventuallyBlocking returned without a sink") }
+        return sink
     }
 
     /// Answers the request parked as `id` with `body`.

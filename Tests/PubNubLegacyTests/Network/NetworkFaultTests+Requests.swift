@@ -210,7 +210,7 @@ extension NetworkFaultTests {
         try origin.clearFaults()
         let requests = origin.counters.requests
         // Ten probe intervals: a client still probing would have reconnected by then.
-        await #expect(throws: RecorderTimeout.self) { try await recorder.next(.delegate, "willConnect", within: 3) }
+        await #expect(throws: EventuallyTimeout.self) { try await recorder.next(.delegate, "willConnect", within: 3) }
         // At most one request the client had already started before `disconnect` may still land once the origin
         // accepts again (seen about once in ten full runs); a client still probing would send one every 0.3 s.
         #expect(origin.counters.requests - requests <= 1)

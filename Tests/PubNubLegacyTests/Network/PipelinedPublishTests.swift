@@ -138,8 +138,8 @@ import Testing
         let release = Locked(false)
         let server = try Self.origin { request in
             if Self.text(request.target) == "p0" {
-                let deadline = Date().addingTimeInterval(20)
-                while !release.current && Date() < deadline { usleep(2_000) }
+                // Held until the test lets go; at the deadline the handler answers anyway.
+                try? eventuallyBlocking("the test to release the head", within: 20) { release.current }
             }
             return Self.published()
         }
@@ -258,15 +258,16 @@ extension EventRecorder {
         within seconds: Double,
         orFailure failure: String
     ) async throws -> Entry {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let entry = self.entries.first(where: { $0.source == source && ($0.name == name || $0.name == failure) })
-            {
-                return entry
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
+        var found: Entry?
+        try await eventually(
+            "\(source.rawValue):\(name) or \(failure); seen: \(self.entries.map(\.description))",
+            within: seconds
+        ) {
+            found = self.entries.first { $0.source == source && ($0.name == name || $0.name == failure) }
+            return found != nil
         }
-        throw RecorderTimeout(wanted: "\(source.rawValue):\(name) or \(failure)", seen: self.entries.map(\.description))
+        guard let found else { preconditionFailure("eventually returned without a match") }
+        return found
     }
 }
 

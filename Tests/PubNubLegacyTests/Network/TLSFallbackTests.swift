@@ -50,12 +50,8 @@ import FoundationNetworking
         /// Calls `connect` with the recorder's blocks and waits for the block's answer (either).
         func connect() async throws {
             self.client.connectWithSuccessBlock(self.four.connectSuccess, errorBlock: self.four.connectFailure)
-            let deadline = Date().addingTimeInterval(20)
-            while !self.four.entries.contains(where: { $0.channel == .block && $0.label.hasPrefix("connect") }) {
-                if Date() > deadline {
-                    throw RecorderTimeout(wanted: "B:connect", seen: self.four.entries.map(\.description))
-                }
-                try await Task.sleep(nanoseconds: 2_000_000)
+            try await eventually("B:connect; seen: \(self.four.entries.map(\.description))", within: 20) {
+                self.four.entries.contains { $0.channel == .block && $0.label.hasPrefix("connect") }
             }
             // Everything the engine decided so far is delivered before the caller looks.
             self.client.engine.queue.sync {}

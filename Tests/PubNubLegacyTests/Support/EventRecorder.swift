@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import PubNubLegacy
 
@@ -54,9 +55,12 @@ final class EventRecorder: ClientEventSink, PNDelegate, @unchecked Sendable {
         within seconds: Double = 5,
         sourceLocation: String = #function
     ) async throws -> Entry {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            let found = self.log.withLock { entries -> (Int, Entry)? in
+        var found: (Int, Entry)?
+        try await eventually(
+            "\(source?.rawValue ?? "any"):\(name); seen: \(self.entries.map(\.description))",
+            within: seconds
+        ) {
+            found = self.log.withLock { entries -> (Int, Entry)? in
                 let start = self.cursor.current
                 guard start < entries.count else { return nil }
                 for index in start..<entries.count {
@@ -67,32 +71,19 @@ final class EventRecorder: ClientEventSink, PNDelegate, @unchecked Sendable {
                 }
                 return nil
             }
-            if let (index, entry) = found {
-                self.cursor.set(index + 1)
-                return entry
-            }
-            if Date() > deadline {
-                throw RecorderTimeout(
-                    wanted: "\(source?.rawValue ?? "any"):\(name)",
-                    seen: self.entries.map(\.description)
-                )
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
+            return found != nil
         }
+        guard let (index, entry) = found else { preconditionFailure("eventually returned without a match") }
+        self.cursor.set(index + 1)
+        return entry
     }
 
     /// Waits until at least `count` entries named `name` (from `source`) were recorded, anywhere in the log.
     func waitForCount(_ count: Int, _ source: Source, _ name: String, within seconds: Double = 5) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while self.entries.filter({ $0.source == source && $0.name == name }).count < count {
-            if Date() > deadline {
-                throw RecorderTimeout(
-                    wanted: "\(count)× \(source.rawValue):\(name)",
-                    seen: self.entries.map(\.description)
-                )
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
-        }
+        try await eventually(
+            "\(count)× \(source.rawValue):\(name); seen: \(self.entries.map(\.description))",
+            within: seconds
+        ) { self.all(source, name).count >= count }
     }
 
     /// Entries named `name` (from `source`).

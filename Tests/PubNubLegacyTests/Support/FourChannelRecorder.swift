@@ -1,5 +1,6 @@
 import Foundation
 import PNObservation
+import TestSupport
 
 @testable import PubNubLegacy
 
@@ -103,12 +104,10 @@ final class FourChannelRecorder: PNDelegate, @unchecked Sendable {
 
     /// Waits until at least `count` entries exist from index `start` on; returns false at the deadline.
     func waitForEntries(_ count: Int, from start: Int, within seconds: Double) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while self.entries.count - start < count {
-            if Date() > deadline { return false }
-            try await Task.sleep(nanoseconds: 2_000_000)
-        }
-        return true
+        (try? await eventually("\(count) entries from \(start)", within: seconds) {
+            self.entries.count - start >= count
+        })
+            != nil
     }
 
     // MARK: - Payload keys

@@ -126,8 +126,8 @@ import Testing
         let release = Locked(false)
         let server = try RawHTTPServer(pipelinedBeforeAnswer: 4) { request in
             if request.target == "/r0" {
-                let deadline = Date().addingTimeInterval(120)
-                while !release.current && Date() < deadline { usleep(2_000) }
+                // Held until the test lets go; at the deadline the handler answers anyway.
+                try? eventuallyBlocking("the test to release the head", within: 120) { release.current }
             }
             return .send(RawHTTPServer.ok("answer:\(request.target)"), close: false)
         }
@@ -153,8 +153,8 @@ import Testing
         let release = Locked(false)
         let server = try RawHTTPServer(pipelinedBeforeAnswer: 3) { request in
             if request.target == "/r0" {
-                let deadline = Date().addingTimeInterval(120)
-                while !release.current && Date() < deadline { usleep(2_000) }
+                // Held until the test lets go; at the deadline the handler answers anyway.
+                try? eventuallyBlocking("the test to release the head", within: 120) { release.current }
             }
             return .send(RawHTTPServer.ok("answer:\(request.target)"), close: false)
         }
@@ -189,8 +189,8 @@ import Testing
         // The answer is held until the test ends, so only the invalidation can end the request.
         let ended = Locked(false)
         let server = try RawHTTPServer { _ in
-            let deadline = Date().addingTimeInterval(120)
-            while !ended.current && Date() < deadline { usleep(2_000) }
+            // Held until the test lets go; at the deadline the handler answers anyway.
+            try? eventuallyBlocking("the test to end", within: 120) { ended.current }
             return .hangUp
         }
         defer {

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -21,13 +22,8 @@ final class CompletionLog: @unchecked Sendable {
 
     /// Waits until `count` requests have reported, or fails the test after `seconds`.
     func waitFor(_ count: Int, within seconds: Double = 20) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while self.reported < count {
-            if Date() > deadline {
-                Issue.record("only \(self.reported) of \(count) requests reported")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(5))
+        try await eventually("\(count) requests reported (\(self.reported) so far)", within: seconds) {
+            self.reported >= count
         }
     }
 }

@@ -122,8 +122,8 @@ import FoundationNetworking
         _ = try await SocketTransportTests.outcome(transport, rig.time()).get()
         #expect(transport.idleConnectionCount == 1)
         rig.origin.closeAllConnections()
-        // The terminator passes the close on; give it time to reach the client's socket.
-        try await Task.sleep(for: .milliseconds(200))
+        // The terminator passes the close on; the next request goes out once it has reached the client's socket.
+        try await eventually("the close to reach the idle TLS connection") { transport.staleIdleConnectionCount == 1 }
         let second = try await SocketTransportTests.outcome(transport, rig.time()).get()
         #expect(second.status == 200)
         #expect(rig.proxy.connections == [.tls, .tls])
