@@ -35,7 +35,7 @@ import Testing
                 #expect(try response.json()["message"] as? String == "Request Timeout")
                 try client.expectEndOfStream()
             }
-            try eventuallyBlocking("server.connectionCount == 1") { server.connectionCount == 1 }  // the fast client only
+            try eventuallyBlocking("only the fast client's connection") { server.connectionCount == 1 }
         }
     }
 
@@ -89,7 +89,8 @@ import Testing
             try idle.expectEndOfStream(within: .seconds(10))
             let silent = try HTTPTestClient(port: server.port)  // never sends a byte
             try silent.expectEndOfStream(within: .seconds(10))
-            try eventuallyBlocking("server.connectionCount == 1") { server.connectionCount == 1 }  // the parked request's connection outlived both
+            // The parked request's connection outlived both.
+            try eventuallyBlocking("only the parked request's connection") { server.connectionCount == 1 }
         }
     }
 

@@ -288,7 +288,8 @@ import Testing
         }
         #expect(!restoring)
         #expect(recorder.all(.delegate, "didReceiveMessage").count == 1)
-        try await eventually("origin.counters.parkedPolls == 1") { origin.counters.parkedPolls == 1 }  // the poll after the message, and only it
+        // The poll after the message, and only it.
+        try await eventually("one parked long-poll") { origin.counters.parkedPolls == 1 }
         sender.disconnect()
         client.disconnect()
     }
