@@ -163,22 +163,9 @@ import Darwin
 
     /// Binds a fresh socket without SO_REUSEADDR to 127.0.0.1:`port`; returns 0 or the errno.
     private static func plainBind(port: UInt16) -> Int32 {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let fd = LoopbackSocket.tcp()
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        return result == 0 ? 0 : errno
+        return LoopbackSocket.bind(fd, port: port)
     }
 
     @Test func resumeAcceptingNeedsARunningServer() throws {
