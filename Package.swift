@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "PNObservation", dependencies: ["PubNubLegacy", "PlatformSupport"]),
         .testTarget(
             name: "PNObservationTests",
-            dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin", "PlatformSupport"]
+            dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin", "PlatformSupport", "TestSupport"]
         ),
         .target(name: "LocalOrigin", dependencies: ["PlatformSupport"]),
         // The async/await overlay and 4.x statuses on the same engine (MIGRATION.md "Modernising a ported app").
@@ -57,8 +57,9 @@ let package = Package(
             name: "PortedAppsTests",
             dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PlatformSupport", "TestSupport"]
         ),
-        // What several test targets share: the lock of the process-wide state (shared client, logger, defaults) and the
-        // lock of the tests that block their thread for seconds.
+        // What several test targets share, importing no PubNub module: `eventually(within:)` (the one wait with a
+        // deadline), `LoopbackSocket` (raw TCP on 127.0.0.1), the lock of the process-wide state (shared client,
+        // logger, defaults) and the lock of the tests that block their thread for seconds.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
