@@ -3,17 +3,21 @@ import Foundation
 /// A value guarded by a lock: the small box every shared table and every mutable model field lives in.
 ///
 /// Closures passed to `withLock` run while the lock is held, so they must be short and must never call user code,
-/// post notifications or touch the network.
+/// post notifications or touch the network. Any thread may call every member.
 package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is read and written only inside `lock.lock()` … `lock.unlock()` below.
-    private let lock = NSLock()
-    private var value: Value
+    // `@usableFromInline` and `@inlinable`: the box sits on the client's and the origin's hot paths in other modules,
+    // which can then specialize `withLock` for their value types as they did when the box was their own.
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var value: Value
 
+    @inlinable
     package init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with exclusive access to the value and returns its result.
+    @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         self.lock.lock()
         defer { self.lock.unlock() }
@@ -21,11 +25,13 @@ package final class Locked<Value>: @unchecked Sendable {
     }
 
     /// A copy of the current value.
+    @inlinable
     package var current: Value {
         self.withLock { $0 }
     }
 
     /// Replaces the value.
+    @inlinable
     package func set(_ newValue: Value) {
         self.withLock { $0 = newValue }
     }
