@@ -66,7 +66,7 @@ extension ClientEngine {
             self.stopBackgroundTimers()
             self.updateSnapshot()
             operation.timers.append(
-                self.schedule(after: ClientEngine.hardResetDelay) {
+                self.schedule(after: self.timings.hardResetDelay) {
                     self.settings = new
                     self.perform(self.connection.hardResetReconnect())
                 }
@@ -247,11 +247,12 @@ extension ClientEngine {
                 )
             )
         }
-        self.connectAttemptTimer = self.schedule(after: self.connectAttemptTimeout) {
+        self.connectAttemptTimer = self.schedule(after: self.timings.connectAttemptTimeout) {
             self.connectAttemptTask?.cancel()
             conclude(false, true, true)
         }
-        self.connectAttemptTask = self.send(.time, lane: self.serviceLane, timeout: self.connectAttemptTimeout) {
+        self.connectAttemptTask = self.send(.time, lane: self.serviceLane, timeout: self.timings.connectAttemptTimeout)
+        {
             result in
             if case .failure(let failure) = result { self.lastConnectFailure = failure }
             switch result {

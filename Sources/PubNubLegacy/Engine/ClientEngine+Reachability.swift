@@ -9,7 +9,7 @@ extension ClientEngine {
     /// Probes in 10 s unless a probe is already due.
     func scheduleProbe() {
         guard self.probeTimer == nil, !self.shutDown else { return }
-        self.probeTimer = self.schedule(after: self.probeInterval) {
+        self.probeTimer = self.schedule(after: self.timings.probeInterval) {
             self.probeTimer = nil
             self.startProbe()
         }
@@ -27,11 +27,11 @@ extension ClientEngine {
             self.probeInFlight = false
             self.probeFinished(reachable: reachable)
         }
-        let timer = self.schedule(after: ClientEngine.probeTimeout) {
+        let timer = self.schedule(after: self.timings.probeTimeout) {
             task?.cancel()
             conclude(false)
         }
-        task = self.send(.time, lane: self.serviceLane, timeout: ClientEngine.probeTimeout) { result in
+        task = self.send(.time, lane: self.serviceLane, timeout: self.timings.probeTimeout) { result in
             timer.cancel()
             switch result {
             case .failure(.tls):

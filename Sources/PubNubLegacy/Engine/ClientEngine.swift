@@ -67,8 +67,8 @@ final class ClientEngine: @unchecked Sendable {
     var securityLevel = SecurityLevel.strict
     /// Whether the https transport can accept any certificate: the socket transport with OpenSSL (Linux) and
     /// URLSession on Apple platforms (a server-trust challenge) can; URLSession on Linux cannot. Taken from the
-    /// service lane, which carries the connect attempts. Queue-confined; tests of the ladder set it.
-    var canRelaxCertificateValidation: Bool
+    /// service lane, which carries the connect attempts.
+    let canRelaxCertificateValidation: Bool
     var uuid: String?
     var connection = ConnectionStateMachine()
     private(set) lazy var loop = SubscribeLoop(engine: self)
@@ -106,24 +106,21 @@ final class ClientEngine: @unchecked Sendable {
     /// The cipher of the current settings, rebuilt when the cipher key or mode changes.
     var cryptorCache: (key: String, mode: CipherMode, cryptor: MessageCryptor)?
 
-    /// Delay before a catch-up restore that got no answer counts as the running long-poll.
-    static let restoreSettleInterval: TimeInterval = 1
-    static let probeInterval: TimeInterval = 10
-    /// Seconds between reachability probes (docs/BEHAVIOR.md §2.2: 10). Queue-confined; tests shorten it.
-    var probeInterval = ClientEngine.probeInterval
-    static let probeTimeout: TimeInterval = 5
-    static let connectAttemptTimeout: TimeInterval = 10
-    /// Seconds before one connect attempt is abandoned (docs/BEHAVIOR.md §2.8: 10). Queue-confined; tests shorten it.
-    var connectAttemptTimeout = ClientEngine.connectAttemptTimeout
-    static let idleTimeout: TimeInterval = 310
-    static let hardResetDelay: TimeInterval = 1
+    /// The intervals of this client's timers, fixed when it is made.
+    let timings: EngineTimings
+    /// Schedules every timer of the engine and its loop (`schedule(after:_:)`).
+    let clock: any EngineClock
 
     init(
         deliveryQueue: DispatchQueue,
         serviceLane: any HTTPTransport,
         longPollLane: any HTTPTransport,
-        pipelineLane: any HTTPTransport
+        pipelineLane: any HTTPTransport,
+        timings: EngineTimings = .standard,
+        clock: any EngineClock = DispatchClock()
     ) {
+        self.timings = timings
+        self.clock = clock
         self.dispatcher = EventDispatcher(queue: deliveryQueue)
         self.serviceLane = serviceLane
         self.longPollLane = longPollLane
@@ -254,11 +251,11 @@ final class ClientEngine: @unchecked Sendable {
 
     // MARK: - Timers and requests
 
-    /// Runs `work` on the queue after `delay` seconds; the returned item cancels it.
+    /// Runs `work` on the queue after `delay` seconds of `clock`; the returned item cancels it.
     @discardableResult
     func schedule(after delay: TimeInterval, _ work: @escaping () -> Void) -> DispatchWorkItem {
         let item = DispatchWorkItem(block: work)
-        self.queue.asyncAfter(deadline: .now() + delay, execute: item)
+        self.clock.schedule(item, after: delay, on: self.queue)
         return item
     }
 

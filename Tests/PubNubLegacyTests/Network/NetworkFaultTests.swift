@@ -19,8 +19,12 @@ import Testing
     ) async throws -> PubNub {
         let configuration = PNConfiguration.testing(origin: origin.address)
         configure(configuration)
-        let client = PubNub(configuration: configuration, delegate: recorder, eventSinks: [recorder])
-        client.engine.queue.sync { client.engine.probeInterval = probeInterval }
+        let client = PubNub(
+            configuration: configuration,
+            delegate: recorder,
+            eventSinks: [recorder],
+            timings: .probing(every: probeInterval)
+        )
         client.connectWithSuccessBlock(
             { recorder.block("connect", $0) },
             errorBlock: { recorder.block("connectError", $0) }
@@ -337,10 +341,14 @@ import Testing
     // MARK: - Helpers
 
     /// Polls `condition` every 5 ms until it holds; throws after `seconds`.
-    static func waitUntil(within seconds: Double = 10, _ condition: () -> Bool) async throws {
+    static func waitUntil(
+        _ what: @autoclosure () -> String = "condition",
+        within seconds: Double = 10,
+        _ condition: () -> Bool
+    ) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
-            if Date() > deadline { throw RecorderTimeout(wanted: "condition", seen: []) }
+            if Date() > deadline { throw RecorderTimeout(wanted: what(), seen: []) }
             try await Task.sleep(nanoseconds: 5_000_000)
         }
     }

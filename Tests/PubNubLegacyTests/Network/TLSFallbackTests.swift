@@ -31,12 +31,21 @@ import FoundationNetworking
         let sink = EventRecorder()
         let origin: String
 
-        init(origin: String, configure: (PNConfiguration) -> Void = { _ in }) {
+        init(
+            origin: String,
+            timings: EngineTimings = .standard,
+            configure: (PNConfiguration) -> Void = { _ in }
+        ) {
             let configuration = PNConfiguration.testing(origin: origin)
             configuration.useSecureConnection = true
             configure(configuration)
             self.origin = origin
-            self.client = PubNub(configuration: configuration, delegate: nil, eventSinks: [self.sink])
+            self.client = PubNub(
+                configuration: configuration,
+                delegate: nil,
+                eventSinks: [self.sink],
+                timings: timings
+            )
             self.center = PNObservationCenter(client: self.client)
             self.four = FourChannelRecorder(client: self.client, center: self.center)
         }
@@ -57,8 +66,7 @@ import FoundationNetworking
                 try await Task.sleep(nanoseconds: 2_000_000)
             }
             // Everything the engine decided so far is delivered before the caller looks.
-            self.client.engine.queue.sync {}
-            self.client.engine.dispatcher.queue.sync {}
+            self.client.engine.flush()
         }
 
         /// The four channels' entries as `channel:label[key]`.
@@ -169,11 +177,12 @@ import FoundationNetworking
         // longer waived) tries TLS again; it fails and the connection is reported lost instead of staying plain.
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
-        let harness = Harness(origin: origin.address) { $0.ignoreSecureConnectionRequirement = true }
-        defer { harness.stop() }
         // The test counts the origin's requests: the reachability probe (every 10 s once connected) would add one
         // when a loaded machine stretches the test past 10 s.
-        harness.client.quietReachabilityProbe()
+        let harness = Harness(origin: origin.address, timings: .quietProbe) {
+            $0.ignoreSecureConnectionRequirement = true
+        }
+        defer { harness.stop() }
         try await harness.connect()
         #expect(harness.client.isConnected())
         let plainRequests = origin.counters.requests
@@ -193,7 +202,7 @@ import FoundationNetworking
         defer { proxy.stop() }
         let reduced = Harness(origin: proxy.address) { $0.reduceSecurityLevelOnError = true }
         defer { reduced.stop() }
-        let canRelax = reduced.client.engine.queue.sync { reduced.client.engine.canRelaxCertificateValidation }
+        let canRelax = reduced.client.engine.canRelaxCertificateValidation
         #if os(Linux)
         #expect(canRelax == OpenSSLTests.loaded)
         #endif
@@ -227,7 +236,7 @@ import FoundationNetworking
         defer { proxy.stop() }
         let harness = Harness(origin: proxy.address) { $0.reduceSecurityLevelOnError = true }
         defer { harness.stop() }
-        let canRelax = harness.client.engine.queue.sync { harness.client.engine.canRelaxCertificateValidation }
+        let canRelax = harness.client.engine.canRelaxCertificateValidation
         #if os(Linux)
         // The socket transport's OpenSSL can relax validation; only URLSession on Linux (no OpenSSL) cannot.
         #expect(canRelax == OpenSSLTests.loaded)

@@ -153,7 +153,7 @@ import Testing
 
     /// The connection state now.
     static func state(_ client: PubNub) -> ConnectionStateMachine.State {
-        client.engine.queue.sync { client.engine.connection.state }
+        client.engine.connectionStateNow
     }
 
     /// Waits (up to `seconds`) for `condition`.
