@@ -22,8 +22,7 @@ extension ClientEngine {
         case .connected:
             // A client that fell back keeps its weaker level only while the settings that allowed it hold: a change
             // of them reconnects, at `strict` again, like a change of origin.
-            let downgraded = self.securityLevel != .strict && old.restartsSecurityLadder(toApply: new)
-            if old.requiresHardReset(toApply: new) || downgraded {
+            if old.requiresHardReset(toApply: new) || self.security.requiresReconnect(old: old, new: new) {
                 self.submitHardReset(to: new)
             } else {
                 self.settings = new

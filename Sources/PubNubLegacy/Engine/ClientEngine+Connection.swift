@@ -138,25 +138,21 @@ extension ClientEngine {
         self.connectAttemptTask = self.send(.time, lane: self.serviceLane, timeout: self.timings.connectAttemptTimeout)
         {
             result in
-            if case .failure(let failure) = result { self.lastConnectFailure = failure }
-            switch result {
-            case .failure(.cancelled):
-                return
-            case .failure(.tls):
-                if let lower = self.lowerSecurityLevel() {
+            if case .failure(let failure) = result {
+                let from = self.security.level
+                if let lower = self.security.attemptFailed(failure, settings: self.settings) {
                     // docs/BEHAVIOR.md §2.8: each rung is a silent retry; only the configuration allows it
                     // (docs/DESIGN.md A12).
-                    PNLogger.log(
-                        .PNLogConnectionLayerErrorLevel,
-                        self,
-                        "TLS failed at \(self.securityLevel); retrying with \(lower)"
-                    )
-                    self.securityLevel = lower
-                    self.lastConnectFailure = nil
+                    PNLogger.log(.PNLogConnectionLayerErrorLevel, self, "TLS failed at \(from); retrying with \(lower)")
                     answered = true
                     self.sendConnectAttempt()
                     return
                 }
+            }
+            switch result {
+            case .failure(.cancelled):
+                return
+            case .failure(.tls):
                 conclude(false, false, false)
             case .failure(.other), .failure(.responseTooLarge):
                 conclude(false, false, true)
@@ -167,16 +163,6 @@ extension ClientEngine {
                 conclude(ok, !ok, true)
             }
         }
-    }
-
-    /// The rung below the current one that the settings allow after a TLS failure, nil when there is none.
-    private func lowerSecurityLevel() -> SecurityLevel? {
-        guard let settings = self.settings, settings.secure else { return nil }
-        return self.securityLevel.next(
-            reduceSecurityLevelOnError: settings.reduceSecurityLevelOnError,
-            ignoreSecureConnectionRequirement: settings.ignoreSecureConnectionRequirement,
-            canRelax: self.canRelaxCertificateValidation
-        )
     }
 
     func cancelConnectAttempt() {
@@ -203,19 +189,19 @@ extension ClientEngine {
 
     private func connectFailed(networkClass: Bool) {
         let error: PNError
-        switch self.lastConnectFailure {
+        let reported = self.security.takeLastFailure()
+        switch reported {
         case .some(.tls), .some(.other), .some(.responseTooLarge):
             // Not a network condition: report the transport's own error (TLS category for TLS), as 3.4 passed
             // socket errors through.
             error = PNError.fromTransport(
-                self.lastConnectFailure ?? .cancelled,
+                reported ?? .cancelled,
                 networkCode: kPNClientConnectionFailedOnInternetFailureError,
                 timeoutMessage: nil
             )
         case .none, .some(.cancelled), .some(.timedOut), .some(.network):
             error = PNError(code: kPNClientConnectionFailedOnInternetFailureError)
         }
-        self.lastConnectFailure = nil
         let failure = self.connectionWork?.failure
         self.emit(.connectionDidFail(error), completion: failure.map { box in DeliveryBlock { box.block(error) } })
         if self.connection.state == .disconnected {

@@ -58,17 +58,17 @@ final class ClientEngine: @unchecked Sendable {
         didSet {
             // The observation center reports the configured origin with connection failures, on the delivery queue.
             self.snapshot.withLock { [origin = self.settings?.origin] in $0.origin = origin }
-            if let new = self.settings, oldValue.map({ $0.restartsSecurityLadder(toApply: new) }) ?? true {
-                self.securityLevel = .strict
+            if let new = self.settings {
+                self.security.settingsApplied(old: oldValue, new: new)
             }
         }
     }
-    /// The rung of the TLS ladder requests use now (docs/BEHAVIOR.md §2.8); back to `strict` when the settings change.
-    var securityLevel = SecurityLevel.strict
+    /// The TLS ladder (docs/BEHAVIOR.md §2.8): the rung requests use now and the last connect failure.
+    var security: SecurityLadder
     /// Whether the https transport can accept any certificate: the socket transport with OpenSSL (Linux) and
     /// URLSession on Apple platforms (a server-trust challenge) can; URLSession on Linux cannot. Taken from the
     /// service lane, which carries the connect attempts.
-    let canRelaxCertificateValidation: Bool
+    var canRelaxCertificateValidation: Bool { self.security.canRelax }
     var uuid: String?
     var connection = ConnectionStateMachine()
     private(set) lazy var loop = SubscribeLoop(engine: self)
@@ -93,8 +93,6 @@ final class ClientEngine: @unchecked Sendable {
     var holdOperations = false
     var connectAttemptTimer: DispatchWorkItem?
     var connectAttemptTask: (any TransportTask)?
-    /// Why the last connect attempt failed, for the connection-failed error.
-    var lastConnectFailure: TransportFailure?
     var heartbeatTimer: DispatchWorkItem?
     var shutDown = false
     /// 3.4 purged the process-wide channel cache on a user disconnect. Only the shared client does so here:
@@ -125,7 +123,7 @@ final class ClientEngine: @unchecked Sendable {
         self.serviceLane = serviceLane
         self.longPollLane = longPollLane
         self.pipelineLane = pipelineLane
-        self.canRelaxCertificateValidation = serviceLane.canRelaxCertificateValidation
+        self.security = SecurityLadder(canRelax: serviceLane.canRelaxCertificateValidation)
     }
 
     /// Stops everything without events (the owning `PubNub` went away, or `resetClient`).
@@ -178,7 +176,7 @@ final class ClientEngine: @unchecked Sendable {
     /// through the pipelined lane (TLS).
     var pipelineDepth: Int {
         guard let settings = self.settings, settings.publishPipelineDepth > 1,
-            !settings.secure || self.securityLevel == .plain
+            !settings.secure || self.security.level == .plain
         else {
             return 1
         }
@@ -262,7 +260,7 @@ final class ClientEngine: @unchecked Sendable {
     /// The request context of the current settings and identifier.
     var context: EndpointContext? {
         guard let settings = self.settings, let uuid = self.uuid else { return nil }
-        return settings.endpointContext(uuid: uuid, security: self.securityLevel)
+        return settings.endpointContext(uuid: uuid, security: self.security.level)
     }
 
     /// Sends `endpoint` on `lane`; `completion` runs on the queue.
