@@ -92,8 +92,7 @@ extension ClientEngine {
         self.stopBackgroundTimers()
         self.probeTimer?.cancel()
         self.probeTimer = nil
-        self.loopCheckPending = false
-        self.recoveryPending = false
+        self.recovery.connectionDropped()
         let work = self.connectionWork
         self.connectionWork = nil
         guard hadConnection else {

@@ -85,10 +85,9 @@ final class ClientEngine: @unchecked Sendable {
     var connectionWork: ConnectionWork?
     /// Subscription changes waiting for the loop, by operation id.
     var subscriptionChanges: [Int: SubscriptionChange] = [:]
-    var probeInFlight = false
     var probeTimer: DispatchWorkItem?
-    var recoveryPending = false
-    var loopCheckPending = false
+    /// Probe in flight, the loop's pending check and recovery (docs/BEHAVIOR.md §2.2, §3.8).
+    var recovery = RecoveryMachine()
     /// While true, finished operations do not start the next one (user disconnect delivers did-disconnect first).
     var holdOperations = false
     var connectAttemptTimer: DispatchWorkItem?
