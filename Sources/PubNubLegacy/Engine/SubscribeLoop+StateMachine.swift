@@ -80,6 +80,19 @@ extension SubscribeLoop {
             return actions
         }
 
+        /// How an unsubscribe made while the connection is in `connection` is carried out (docs/DESIGN.md A3).
+        static func unsubscribeRoute(connection: ConnectionStateMachine.State) -> UnsubscribeRoute {
+            switch connection {
+            case .connected:
+                return .online
+            case .disconnectedOnNetworkError, .disconnectingOnNetworkError:
+                // After a network loss the channels leave the restore list at once; no leave is sent.
+                return .restoreListOnly
+            case .created, .connecting, .disconnecting, .disconnectingOnConfigurationChange, .disconnected, .reset:
+                return .refused
+            }
+        }
+
         /// Removes `removing` (full names). Returns the names that were subscribed; no leave is decided here.
         mutating func unsubscribe(removing: [String]) -> (removed: [String], actions: [Action]) {
             let removed = self.channels.filter { removing.contains($0) }

@@ -46,6 +46,16 @@ extension SubscribeLoop.StateMachine {
         case idle
     }
 
+    /// How an unsubscribe is carried out (docs/DESIGN.md A3).
+    enum UnsubscribeRoute: Equatable {
+        /// Connected: the channels leave the subscription, the loop re-polls, a leave may follow.
+        case online
+        /// After a network loss: the channels leave the kept list at once and the call succeeds; no request.
+        case restoreListOnly
+        /// Never connected or disconnected by the user: the call fails its pre-flight.
+        case refused
+    }
+
     /// A subscribe request to send.
     struct Request: Equatable {
         var id: Int
