@@ -56,22 +56,6 @@ final class ManualClock: EngineClock, @unchecked Sendable {
         self.state.withLock { $0.now = max($0.now, target) }
     }
 
-    /// Advances `step` seconds at a time (letting the client's real I/O answer in between) until `condition`
-    /// holds; throws after `seconds` of real time.
-    func advance(
-        by step: TimeInterval,
-        until what: String,
-        within seconds: TimeInterval = 20,
-        _ condition: () -> Bool
-    ) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { throw RecorderTimeout(wanted: what, seen: []) }
-            self.advance(by: step)
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
-    }
-
     private func takeNextDue(until target: TimeInterval) -> Timer? {
         self.state.withLock { state in
             state.timers.removeAll { $0.item.isCancelled }
