@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -203,7 +204,7 @@ extension ScenarioTests {
         transport.setNetworkDown(true)
         let engine = harness.client.engine
         engine.probeReachabilityNow()
-        try await Self.waitUntil("a failed probe") { engine.reachabilityNow == .notReachable }
+        try await eventually("a failed probe") { engine.reachabilityNow == .notReachable }
         start = harness.mark
         let sentBefore = transport.requests.count
         _ = harness.client.sendMessage("x", toChannel: harness.channel, withCompletionBlock: ledger.send("publish"))
