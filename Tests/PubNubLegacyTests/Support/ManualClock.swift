@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 
 @testable import PubNubLegacy
 
