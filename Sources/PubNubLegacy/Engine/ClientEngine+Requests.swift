@@ -16,7 +16,7 @@ extension ClientEngine {
     /// without an answer, 3 attempts in total; publishes never are (docs/BEHAVIOR.md §4.3): the origin may have stored
     /// one whose answer was lost.
     func runRequest<Value>(
-        _ operation: Operation,
+        _ operation: EngineOperation,
         endpoint: Endpoint,
         timeoutMessage: String,
         idempotent: Bool,
