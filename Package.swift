@@ -24,7 +24,10 @@ let package = Package(
             resources: [.copy("Fixtures/crypto-vectors.json")]  // docs/CRYPTO.md §6
         ),
         .target(name: "PNObservation", dependencies: ["PubNubLegacy"]),
-        .testTarget(name: "PNObservationTests", dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin"]),
+        .testTarget(
+            name: "PNObservationTests",
+            dependencies: ["PNObservation", "PubNubLegacy", "LocalOrigin", "TestSupport"]
+        ),
         .target(name: "LocalOrigin"),
         // The async/await overlay and 4.x statuses on the same engine (MIGRATION.md "Modernising a ported app").
         .target(name: "PubNubAsync", dependencies: ["PubNubLegacy"]),
@@ -48,8 +51,9 @@ let package = Package(
             name: "PortedAppsTests",
             dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "TestSupport"]
         ),
-        // What several test targets share: the lock of the process-wide state (shared client, logger, defaults) and the
-        // lock of the tests that block their thread for seconds.
+        // What several test targets share, importing no PubNub module: `eventually(within:)` (the one wait with a
+        // deadline), `LoopbackSocket` (raw TCP on 127.0.0.1), the lock of the process-wide state (shared client,
+        // logger, defaults) and the lock of the tests that block their thread for seconds.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]

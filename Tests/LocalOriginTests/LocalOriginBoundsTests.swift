@@ -27,7 +27,7 @@ import Testing
         let reader = try HTTPTestClient(port: origin.port, receiveBufferBytes: 4_096)
         let request = "GET /v2/history/sub-key/sub/channel/big?count=100 HTTP/1.1\r\n\r\n"
         try reader.send(String(repeating: request, count: 32))  // 2 KB asking for 32 answers of 3 MB
-        #expect(waitUntil { origin.counters.requests > before })
+        try eventuallyBlocking("origin.counters.requests > before") { origin.counters.requests > before }
         // Without the bound every answer is built at once (the probe saw ~137 MB held); give that the time.
         Thread.sleep(forTimeInterval: 0.3)
         #expect(origin.counters.requests - before <= 4)
@@ -48,7 +48,7 @@ import Testing
         let idle = try (0..<40).map { _ in try HTTPTestClient(port: origin.port) }
         let server = origin.control.withLock { $0.server }
         #expect(idle.count == 40)
-        #expect(waitUntil { server.connectionCount == 32 })
+        try eventuallyBlocking("server.connectionCount == 32") { server.connectionCount == 32 }
         let client = try HTTPTestClient(port: origin.port)
         try client.send("GET /time/0 HTTP/1.1\r\n\r\n")
         #expect(try client.readResponse().status == 200)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -60,7 +61,7 @@ import Testing
         let publisher = try HTTPTestClient(port: origin.port)
         let cursor = try self.handshake(subscriber, "live")
         try subscriber.send("GET /v2/subscribe/sub/live/0?tt=\(cursor)&uuid=s HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(waitUntil { origin.counters.parkedPolls == 1 })
+        try eventuallyBlocking("origin.counters.parkedPolls == 1") { origin.counters.parkedPolls == 1 }
         let published = try self.get(publisher, "/publish/pub/sub/0/live/0/%22wake%22?uuid=p")
         #expect(published.status == 200)
         let answer = try subscriber.readResponse(within: .seconds(10))
@@ -76,7 +77,9 @@ import Testing
         for (index, client) in clients.enumerated() {
             try client.send("GET /v2/subscribe/sub/fanout/0?tt=\(cursor)&uuid=u\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
         }
-        #expect(waitUntil(within: .seconds(60)) { origin.counters.parkedPolls == 1_000 })
+        try eventuallyBlocking("origin.counters.parkedPolls == 1_000", within: 60) {
+            origin.counters.parkedPolls == 1_000
+        }
         let published = try self.get(control, "/publish/pub/sub/0/fanout/0/%7B%22n%22%3A1%7D")
         #expect(published.status == 200)
         var answered = 0
@@ -169,11 +172,13 @@ import Testing
             let leaving = try HTTPTestClient(port: origin.port)
             try withExtendedLifetime(leaving) {
                 try leaving.send("GET /v2/subscribe/sub/drop/0?tt=\(cursor) HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(waitUntil { origin.counters.parkedPolls == 1 })
+                try eventuallyBlocking("origin.counters.parkedPolls == 1") { origin.counters.parkedPolls == 1 }
             }
         }  // the last reference goes: the client closes its socket
-        #expect(waitUntil { origin.counters.parkedPolls == 0 })
-        #expect(waitUntil { origin.requestLog.contains { $0.status == 0 } })
+        try eventuallyBlocking("origin.counters.parkedPolls == 0") { origin.counters.parkedPolls == 0 }
+        try eventuallyBlocking("origin.requestLog.contains { $0.status == 0 }") {
+            origin.requestLog.contains { $0.status == 0 }
+        }
         _ = try self.get(control, "/publish/pub/sub/0/drop/0/1")
         #expect(try self.payloads(try self.get(control, "/v2/subscribe/sub/drop/0?tt=\(cursor)")) as? [Int] == [1])
     }
@@ -186,7 +191,7 @@ import Testing
         let client = try HTTPTestClient(port: origin.port)
         _ = try self.get(client, "/time/0")
         _ = try self.get(client, "/missing")
-        #expect(waitUntil { seen.entries.count == 2 })
+        try eventuallyBlocking("seen.entries.count == 2") { seen.entries.count == 2 }
         #expect(seen.entries.map(\.status) == [200, 404])
         #expect(origin.requestLog.map(\.target) == ["/time/0", "/missing"])
         #expect(origin.counters.requests == 2)
@@ -215,7 +220,7 @@ import Testing
         let idle = try HTTPTestClient(port: port)
         _ = try self.get(idle, "/time/0")
         try parked.send("GET /v2/subscribe/sub/c/0?tt=1 HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(waitUntil { origin.counters.parkedPolls == 1 })
+        try eventuallyBlocking("origin.counters.parkedPolls == 1") { origin.counters.parkedPolls == 1 }
         origin.stop()
         #expect(origin.counters.parkedPolls == 0)
         try parked.expectEndOfStream()

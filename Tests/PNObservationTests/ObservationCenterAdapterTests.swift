@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PubNubLegacy
+import TestSupport
 import Testing
 
 @testable import PNObservation
@@ -24,7 +25,7 @@ import Testing
         let client = PubNub(configuration: configuration)
         let connected = CallLog()
         client.connectWithSuccessBlock({ _ in connected.append("connected") }, errorBlock: nil)
-        try await Self.waitUntil { connected.count == 1 }
+        try await eventually("connected.count == 1") { connected.count == 1 }
         return client
     }
 
@@ -32,15 +33,7 @@ import Testing
     static func timeRound(_ client: PubNub) async throws {
         let done = CallLog()
         client.requestServerTimeTokenWithCompletionBlock { _, _ in done.append("done") }
-        try await Self.waitUntil { done.count == 1 }
-    }
-
-    static func waitUntil(within seconds: Double = 10, _ condition: @Sendable () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { throw WaitTimeout() }
-            try await Task.sleep(nanoseconds: 2_000_000)
-        }
+        try await eventually("done.count == 1") { done.count == 1 }
     }
 
     struct WaitTimeout: Error {}

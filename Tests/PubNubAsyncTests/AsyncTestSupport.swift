@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PubNubAsync
+import TestSupport
 
 @testable import PubNubLegacy
 
@@ -8,15 +9,6 @@ import PubNubAsync
 struct Timeout: Error, CustomStringConvertible {
     let what: String
     var description: String { "timed out waiting for \(self.what)" }
-}
-
-/// Polls `condition` every 10 ms until it holds, or throws `Timeout` after `seconds`.
-func waitUntil(_ what: String, within seconds: Double = 10, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1_000))
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw Timeout(what: what) }
-        try await Task.sleep(for: .milliseconds(10))
-    }
 }
 
 /// Consumes a stream in its own task and keeps what it yields, so tests wait on it with deadlines.
@@ -43,7 +35,7 @@ final class Collector<Element: Sendable>: Sendable {
     /// The elements so far once at least `count` arrived.
     @discardableResult
     func wait(for count: Int, within seconds: Double = 10) async throws -> [Element] {
-        try await waitUntil("\(count) element(s)", within: seconds) { self.items.current.count >= count }
+        try await eventually("\(count) element(s)", within: seconds) { self.items.current.count >= count }
         return self.items.current
     }
 
@@ -51,7 +43,7 @@ final class Collector<Element: Sendable>: Sendable {
     @discardableResult
     func wait(within seconds: Double = 10, for what: String, _ predicate: (Element) -> Bool) async throws -> Element {
         var found: Element?
-        try await waitUntil(what, within: seconds) {
+        try await eventually(what, within: seconds) {
             found = self.items.current.first(where: predicate)
             return found != nil
         }

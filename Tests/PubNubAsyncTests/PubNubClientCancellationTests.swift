@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubAsync
@@ -18,13 +19,13 @@ import Testing
         try await client.publish("stored", to: channel)
         try origin.inject(.delay(3), on: .operation(.history), count: 1)
         let call = Task { try await client.history(of: channel) }
-        try await waitUntil("the origin to hold the history request") { origin.faultCounters.delayed == 1 }
+        try await eventually("the origin to hold the history request") { origin.faultCounters.delayed == 1 }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(client.blockRuns.current["history"] == nil)  // thrown before the answer came
         // The 3.4 side completes the request once: its delegate callback and the overlay's block.
-        try await waitUntil("the history block") { client.blockRuns.current["history"] == 1 }
-        try await waitUntil("the history delegate callback") { delegate.count("didReceiveMessageHistory") == 1 }
+        try await eventually("the history block") { client.blockRuns.current["history"] == 1 }
+        try await eventually("the history delegate callback") { delegate.count("didReceiveMessageHistory") == 1 }
         // The client goes on working.
         #expect(try await client.history(of: channel).count == 1)
         #expect(client.blockRuns.current["history"] == 2)
@@ -41,12 +42,12 @@ import Testing
         let channel = AsyncFixture.unique("cancel-subscribe")
         try origin.inject(.stallSubscribe(nil))
         let call = Task { try await client.subscribe(to: [channel]) }
-        try await waitUntil("the origin to stall the handshake") { origin.faultCounters.stalledSubscribes >= 1 }
+        try await eventually("the origin to stall the handshake") { origin.faultCounters.stalledSubscribes >= 1 }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(client.blockRuns.current["subscribe"] == nil)
         try origin.clearFaults()
-        try await waitUntil("the subscribe block") { client.blockRuns.current["subscribe"] == 1 }
+        try await eventually("the subscribe block") { client.blockRuns.current["subscribe"] == 1 }
         #expect(delegate.count("didSubscribe") == 1)
         // A cancelled subscribe still takes effect: unsubscribe to undo it.
         #expect(client.legacy.subscribedChannels().map(\.name) == [channel])

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubAsync
@@ -20,7 +21,7 @@ import Testing
         try await listener.subscribe(to: [channel])
         try await sender.publish("m0", to: channel)
         try await messages.wait(for: 1)
-        try await waitUntil("the long-poll after m0 to park") {
+        try await eventually("the long-poll after m0 to park") {
             origin.requestLog.contains { $0.target.contains("/v2/subscribe/") && AsyncFixture.token($0.target) != "0" }
         }
         let cursor = try #require(listener.legacy.engine.queue.sync { listener.legacy.engine.loop.machine.cursor })
@@ -29,7 +30,7 @@ import Testing
         // The replacement long-poll is held by the origin while m1 is published: it must still bring m1, once.
         try origin.inject(.stallSubscribe(nil))
         let reconnect = Task { try await listener.reconnect() }
-        try await waitUntil("the restore request to reach the origin") {
+        try await eventually("the restore request to reach the origin") {
             origin.faultCounters.stalledSubscribes >= 1
         }
         try await sender.publish("m1", to: channel)
@@ -135,7 +136,7 @@ import Testing
         // 3.4 order: the status, then the messages of the answer that carried them.
         let afterExceeded = delegate.names.current.drop { $0 != "status:\(PNStatusCategory.messageCountExceeded)" }
         #expect(afterExceeded.filter { $0 == "didReceiveMessage" }.count == 6)
-        try await waitUntil("the notifications") { notifications.current.count == 3 }
+        try await eventually("the notifications") { notifications.current.count == 3 }
         #expect(notifications.current.map(\.category) == expected)
         try await sender.disconnect()
         try await listener.disconnect()
@@ -155,13 +156,13 @@ import Testing
         legacy.subscribeOnChannels([PNChannel.channelWithName(channel)]) { state, _, _ in
             if state == .PNSubscriptionProcessSubscribedState { subscribed.withLock { $0 += 1 } }
         }
-        try await waitUntil("the 3.4 subscribe block") { subscribed.current == 1 }
+        try await eventually("the 3.4 subscribe block") { subscribed.current == 1 }
         // The modernised part: publishes and reads through the overlay on the same connection.
         let messages = Collector(modern.messages(on: channel))
         let token = try await modern.publish("from async", to: channel)
         legacy.sendMessage("from 3.4", toChannel: PNChannel.channelWithName(channel))
         try await messages.wait(for: 2)
-        try await waitUntil("both messages at the delegate") { delegate.count("didReceiveMessage") == 2 }
+        try await eventually("both messages at the delegate") { delegate.count("didReceiveMessage") == 2 }
         #expect(Set(messages.items.current.compactMap { $0.message as? String }) == ["from async", "from 3.4"])
         #expect(Set(delegate.messages.current) == ["from async", "from 3.4"])
         #expect(try await modern.history(of: channel).count == 2)

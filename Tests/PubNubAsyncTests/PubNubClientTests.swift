@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubAsync
@@ -116,7 +117,7 @@ import Testing
         let statuses = Collector(try #require(client).statuses)
         client = nil
         #expect(weakClient == nil)
-        try await waitUntil("the streams to end") {
+        try await eventually("the streams to end") {
             messages.ended.current && presence.ended.current && statuses.ended.current
         }
     }
@@ -135,7 +136,7 @@ import Testing
             try await client.publish(index, to: channel)
         }
         // Every message reached the 3.4 delegate, and so went through the stream's buffer.
-        try await waitUntil("10 messages at the delegate") { delegate.count("didReceiveMessage") == 10 }
+        try await eventually("10 messages at the delegate") { delegate.count("didReceiveMessage") == 10 }
         let first = try await statuses.wait(for: "the first overflow report") { $0.category == .bufferOverflow }
         #expect(first.droppedCount == 1)
         #expect(first.affectedChannels.map(\.name) == [channel])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -54,24 +55,10 @@ func get(_ origin: LocalOrigin, _ target: String) throws -> HTTPTestResponse {
 
 /// The `errno` of a TCP connect to 127.0.0.1:`port` (0 when it connects).
 func connectError(port: UInt16) -> Int32 {
-    #if canImport(Glibc)
-    let type = Int32(SOCK_STREAM.rawValue)
-    #else
-    let type = SOCK_STREAM
-    #endif
-    let fd = socket(AF_INET, type, 0)
+    let fd = LoopbackSocket.tcp()
     guard fd >= 0 else { return errno }
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
-    return result == 0 ? 0 : errno
+    return LoopbackSocket.connect(fd, port: port)
 }
 
 /// The body parsed as JSON (inside `callback(…)` when given).

@@ -61,9 +61,9 @@ private final class DemoProcess: @unchecked Sendable {
     /// Ends the process if the test did not, and waits for it (bounded).
     func finish() {
         try? self.input.fileHandleForWriting.close()
-        if !waitUntil(within: .seconds(10), { !self.process.isRunning }) {
+        if (try? eventuallyBlocking("the origin to exit", { !self.process.isRunning })) == nil {
             self.process.terminate()
-            _ = waitUntil(within: .seconds(10)) { !self.process.isRunning }
+            try? eventuallyBlocking("the origin to exit after SIGTERM") { !self.process.isRunning }
         }
     }
 
@@ -80,8 +80,10 @@ private final class DemoProcess: @unchecked Sendable {
     func command(_ command: String) throws -> String {
         let before = self.lines.filter(Self.isAnswer).count
         self.input.fileHandleForWriting.write(Data((command + "\n").utf8))
-        guard waitUntil({ self.lines.filter(Self.isAnswer).count > before }) else {
-            throw HTTPTestError("no answer to \(command); stdout so far: \(self.lines); stderr: \(self.errorText)")
+        do {
+            try eventuallyBlocking("an answer to \(command)") { self.lines.filter(Self.isAnswer).count > before }
+        } catch {
+            throw HTTPTestError("\(error); stdout so far: \(self.lines); stderr: \(self.errorText)")
         }
         return self.lines.filter(Self.isAnswer)[before]
     }
@@ -89,9 +91,8 @@ private final class DemoProcess: @unchecked Sendable {
     /// Closes stdin (end of input) and waits for the output to end.
     func endInput() throws {
         try self.input.fileHandleForWriting.close()
-        guard waitUntil({ self.outputEnded }), waitUntil({ !self.process.isRunning }) else {
-            throw HTTPTestError("the origin did not stop at end of input")
-        }
+        try eventuallyBlocking("the origin's output to end at end of input") { self.outputEnded }
+        try eventuallyBlocking("the origin to exit at end of input") { !self.process.isRunning }
     }
 
     private static func isAnswer(_ line: String) -> Bool {
@@ -125,7 +126,7 @@ private final class DemoProcess: @unchecked Sendable {
     @Test func faultsFromTheCommandLineAndFromStdinReachClients() throws {
         let demo = try DemoProcess(["origin", "--port", "0", "--control-stdin", "--fault", "503 time count=1"])
         defer { demo.finish() }
-        #expect(waitUntil { !demo.lines.isEmpty })
+        try eventuallyBlocking("!demo.lines.isEmpty") { !demo.lines.isEmpty }
         let first = try #require(demo.lines.first)
         #expect(first.hasPrefix("listening on 127.0.0.1:"))
         let port = try #require(UInt16(first.dropFirst("listening on 127.0.0.1:".count)))
@@ -164,7 +165,7 @@ private final class DemoProcess: @unchecked Sendable {
     @Test func verboseLogShowsThatCredentialsWereSentButNotTheCredentials() throws {
         let demo = try DemoProcess(["origin", "--port", "0", "--verbose", "--control-stdin"])
         defer { demo.finish() }
-        #expect(waitUntil { !demo.lines.isEmpty })
+        try eventuallyBlocking("!demo.lines.isEmpty") { !demo.lines.isEmpty }
         let first = try #require(demo.lines.first)
         let port = try #require(UInt16(first.dropFirst("listening on 127.0.0.1:".count)))
         let client = try HTTPTestClient(port: port)
@@ -172,7 +173,7 @@ private final class DemoProcess: @unchecked Sendable {
         let signature = "v2.jMPRI00wQ3Q6P0s1WpxvBhl-Hsu3n_LbDAYeR65-H-8"
         #expect(try client.get("/time/0?uuid=u&auth=\(auth)&signature=\(signature)&timestamp=1").status == 200)
         #expect(try client.get("/v1/push/sub-key/sub/devices/AB01?uuid=u?auth=\(auth)").status != 0)
-        #expect(waitUntil { demo.lines.count >= 3 })
+        try eventuallyBlocking("demo.lines.count >= 3") { demo.lines.count >= 3 }
         let log = demo.lines.dropFirst().joined(separator: "\n")
         #expect(!log.contains(auth) && !log.contains(signature), "\(log)")
         #expect(log.contains("200 GET /time/0?uuid=u&auth=set(…cdef)&signature=set(…-H-8)&timestamp=1"), "\(log)")
@@ -182,9 +183,13 @@ private final class DemoProcess: @unchecked Sendable {
     @Test func quitStopsTheOrigin() throws {
         let demo = try DemoProcess(["origin", "--port", "0", "--control-stdin"])
         defer { demo.finish() }
-        #expect(waitUntil { demo.lines.first?.hasPrefix("listening on ") == true })
+        try eventuallyBlocking("demo.lines.first?.hasPrefix(\"listening on \") == true") {
+            demo.lines.first?.hasPrefix("listening on ") == true
+        }
         demo.write("  # a comment and a blank line, both ignored\n\n  quit  \n")
-        #expect(waitUntil { !demo.process.isRunning && demo.outputEnded })
+        try eventuallyBlocking("!demo.process.isRunning && demo.outputEnded") {
+            !demo.process.isRunning && demo.outputEnded
+        }
         #expect(demo.process.terminationStatus == 0)
         #expect(demo.lines == [demo.lines[0], "ok quitting", "stopped on quit"])
     }
@@ -192,7 +197,9 @@ private final class DemoProcess: @unchecked Sendable {
     @Test func aSecretKeyNeedsThePublishKeyItSignsWith() throws {
         let demo = try DemoProcess(["origin", "--port", "0", "--secret-key", "sec-c-1"])
         defer { demo.finish() }
-        #expect(waitUntil { !demo.process.isRunning && demo.outputEnded })
+        try eventuallyBlocking("!demo.process.isRunning && demo.outputEnded") {
+            !demo.process.isRunning && demo.outputEnded
+        }
         #expect(demo.process.terminationStatus == 2)
         #expect(demo.lines.isEmpty)
         #expect(demo.errorText.contains("--secret-key needs --publish-key"))
@@ -201,7 +208,9 @@ private final class DemoProcess: @unchecked Sendable {
     @Test func aBadFaultOnTheCommandLineIsAUsageError() throws {
         let demo = try DemoProcess(["origin", "--port", "0", "--fault", "503 count=0"])
         defer { demo.finish() }
-        #expect(waitUntil { !demo.process.isRunning && demo.outputEnded })
+        try eventuallyBlocking("!demo.process.isRunning && demo.outputEnded") {
+            !demo.process.isRunning && demo.outputEnded
+        }
         #expect(demo.process.terminationStatus == 2)
         #expect(demo.lines.isEmpty)
         #expect(demo.errorText.contains("--fault 503 count=0: invalid fault: count must be at least 1"))

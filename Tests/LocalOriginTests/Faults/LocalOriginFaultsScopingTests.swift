@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -70,7 +71,7 @@ import Testing
             let timer = try HTTPTestClient(port: origin.port)
             try publisher.sendGet("/publish/pub/sub/0/c/0/1")
             try timer.sendGet("/time/0")
-            #expect(waitUntil { origin.faultCounters.unanswered == 2 })
+            try eventuallyBlocking("origin.faultCounters.unanswered == 2") { origin.faultCounters.unanswered == 2 }
             #expect(origin.activeFaults.count == 1)  // the counted one is spent, but still holds its request
             #expect(try origin.clearFault(publishHole))
             try publisher.expectEndOfStream()
@@ -112,7 +113,7 @@ import Testing
             #expect(try idle.get("/time/0").status == 200)
             let parked = try HTTPTestClient(port: origin.port)
             try parked.sendGet("/subscribe/sub/c/0/\(try currentTimetoken(origin))")
-            #expect(waitUntil { origin.counters.parkedPolls == 1 })
+            try eventuallyBlocking("origin.counters.parkedPolls == 1") { origin.counters.parkedPolls == 1 }
             origin.closeAllConnections()
             try idle.expectEndOfStream()
             try parked.expectEndOfStream()
@@ -125,7 +126,7 @@ import Testing
             let cursor = try currentTimetoken(origin)
             let subscriber = try HTTPTestClient(port: origin.port)
             try subscriber.sendGet("/subscribe/sub/news/0/\(cursor)")
-            #expect(waitUntil { origin.counters.parkedPolls == 1 })
+            try eventuallyBlocking("origin.counters.parkedPolls == 1") { origin.counters.parkedPolls == 1 }
             // The outage: subscribes and time probes go unanswered, live long-polls are cut, publishes go on.
             let outage = try origin.inject(.neverAnswer, on: .operations([.subscribe, .time]))
             origin.closeAllConnections()
@@ -134,7 +135,7 @@ import Testing
             try retry.sendGet("/subscribe/sub/news/0/\(cursor)")
             _ = try publish(origin, "m1", on: "news")
             _ = try publish(origin, "m2", on: "news")
-            #expect(waitUntil { origin.faultCounters.unanswered == 1 })
+            try eventuallyBlocking("origin.faultCounters.unanswered == 1") { origin.faultCounters.unanswered == 1 }
             #expect(!retry.hasInput(within: .milliseconds(100)))
             try origin.clearFault(outage)
             try retry.expectEndOfStream()  // the black hole lost that request

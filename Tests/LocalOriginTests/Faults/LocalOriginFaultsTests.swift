@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -125,7 +126,7 @@ import Darwin
             #expect(try idle.get("/time/0").status == 200)
             let parked = try HTTPTestClient(port: origin.port)
             try parked.sendGet("/subscribe/sub/c/0/\(try currentTimetoken(origin))")
-            #expect(waitUntil { origin.counters.parkedPolls == 1 })
+            try eventuallyBlocking("origin.counters.parkedPolls == 1") { origin.counters.parkedPolls == 1 }
             try origin.inject(.refuseConnections(dropExisting: true))
             try idle.expectEndOfStream()
             try parked.expectEndOfStream()
@@ -140,7 +141,7 @@ import Darwin
             try origin.inject(.neverAnswer, on: .operation(.publish))
             let client = try HTTPTestClient(port: origin.port)
             try client.sendGet("/publish/pub/sub/0/c/0/%22lost%22")
-            #expect(waitUntil { origin.faultCounters.unanswered == 1 })
+            try eventuallyBlocking("origin.faultCounters.unanswered == 1") { origin.faultCounters.unanswered == 1 }
             #expect(!client.hasInput(within: .milliseconds(200)))
             #expect(try get(origin, "/time/0").status == 200)  // other operations are answered meanwhile
             #expect(!client.hasInput(within: .milliseconds(50)))
@@ -156,9 +157,9 @@ import Darwin
             do {
                 let client = try HTTPTestClient(port: origin.port)
                 try client.sendGet("/time/0")
-                #expect(waitUntil { origin.faultCounters.unanswered == 1 })
+                try eventuallyBlocking("origin.faultCounters.unanswered == 1") { origin.faultCounters.unanswered == 1 }
             }  // the client closes its socket here
-            #expect(waitUntil { origin.faults.heldCount == 0 })
+            try eventuallyBlocking("origin.faults.heldCount == 0") { origin.faults.heldCount == 0 }
         }
     }
 
@@ -245,7 +246,9 @@ import Darwin
             try origin.inject(.stallSubscribe(nil))
             let subscriber = try HTTPTestClient(port: origin.port)
             try subscriber.sendGet("/subscribe/sub/s/0/\(cursor)")
-            #expect(waitUntil { origin.faultCounters.stalledSubscribes == 1 })
+            try eventuallyBlocking("origin.faultCounters.stalledSubscribes == 1") {
+                origin.faultCounters.stalledSubscribes == 1
+            }
             // Publish and time are in scope (.all) but not subscribes: the stall leaves them alone.
             _ = try publish(origin, "during", on: "s")
             #expect(try get(origin, "/time/0").status == 200)
@@ -272,13 +275,13 @@ import Darwin
         try delayed.sendGet("/time/0")
         try stalled.sendGet("/subscribe/sub/c/0/0")
         // All three are held: the black-holed publish, the time answer waiting out its delay, the subscribe.
-        #expect(waitUntil { origin.faults.heldCount == 3 })
+        try eventuallyBlocking("origin.faults.heldCount == 3") { origin.faults.heldCount == 3 }
         let stopped = HTTPLocked(false)
         Thread { [origin] in
             origin.stop()
             stopped.withLock { $0 = true }
         }.start()
-        #expect(waitUntil(within: .seconds(10)) { stopped.withLock { $0 } })
+        try eventuallyBlocking("stopped.withLock { $0 }", within: 10) { stopped.withLock { $0 } }
         try held.expectEndOfStream()
         try delayed.expectEndOfStream()
         try stalled.expectEndOfStream()

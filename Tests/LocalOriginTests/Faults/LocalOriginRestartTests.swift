@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -20,7 +21,7 @@ import Darwin
             let before = [try publish(origin, "m1", on: "r"), try publish(origin, "m2", on: "r")]
             let parked = try HTTPTestClient(port: origin.port)
             try parked.sendGet("/subscribe/sub/idle/0/\(try currentTimetoken(origin))")
-            #expect(waitUntil { origin.counters.parkedPolls == 1 })
+            try eventuallyBlocking("origin.counters.parkedPolls == 1") { origin.counters.parkedPolls == 1 }
 
             try origin.restart(keepingStore: true)
 
@@ -55,7 +56,9 @@ import Darwin
             let answer = try subscribeAnswer(try get(origin, "/subscribe/sub/e/0/\(cursor)"))
             #expect(answer.messages == ["new"])
             // Observers added before the restart hear the new store's requests.
-            #expect(waitUntil { seen.withLock { $0.contains { $0.hasPrefix("/subscribe/sub/e/") } } })
+            try eventuallyBlocking("seen.withLock { $0.contains { $0.hasPrefix(\"/subscribe/sub/e/\") } }") {
+                seen.withLock { $0.contains { $0.hasPrefix("/subscribe/sub/e/") } }
+            }
         }
     }
 
@@ -84,7 +87,7 @@ import Darwin
             let stalled = try HTTPTestClient(port: origin.port)
             try held.sendGet("/publish/pub/sub/0/c/0/1")
             try stalled.sendGet("/subscribe/sub/c/0/0")
-            #expect(waitUntil { origin.faults.heldCount == 2 })
+            try eventuallyBlocking("origin.faults.heldCount == 2") { origin.faults.heldCount == 2 }
             try origin.restart(keepingStore: true)
             try held.expectEndOfStream()
             try stalled.expectEndOfStream()
@@ -107,7 +110,7 @@ import Darwin
                     finished.withLock { $0 += 1 }
                 }.start()
             }
-            #expect(waitUntil(within: .seconds(30)) { finished.withLock { $0 } == 3 })
+            try eventuallyBlocking("finished.withLock { $0 } == 3", within: 30) { finished.withLock { $0 } == 3 }
             #expect(failures.withLock { $0 }.isEmpty)
             #expect(origin.faultCounters.restarts == 3)
             #expect(try get(origin, "/time/0").status == 200)
@@ -125,7 +128,7 @@ import Darwin
             }
         }
         #expect(try get(origin, "/time/0").status == 200)
-        #expect(waitUntil { result.withLock { $0 } != nil })
+        try eventuallyBlocking("result.withLock { $0 } != nil") { result.withLock { $0 } != nil }
         #expect(result.withLock { $0 } == .onServerThread)
         origin.stop()
         #expect(throws: OriginFaultError.stopped) { try origin.restart(keepingStore: true) }
@@ -138,7 +141,7 @@ import Darwin
         // thread while the restart waits for that thread.
         let parked = try HTTPTestClient(port: port)
         try parked.sendGet("/subscribe/sub/c/0/\(try currentTimetoken(origin))")
-        #expect(waitUntil { origin.counters.parkedPolls == 1 })
+        try eventuallyBlocking("origin.counters.parkedPolls == 1") { origin.counters.parkedPolls == 1 }
         origin.addRequestObserver { entry in
             if entry.status == 0 { origin.stop() }
         }

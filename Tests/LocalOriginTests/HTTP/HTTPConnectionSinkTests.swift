@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -11,14 +12,14 @@ import Testing
             let sink = try handler.takeParked("gone")
             #expect(!sink.isClosed)
             client = nil  // closes the socket
-            #expect(waitUntil { handler.closeCount("gone") == 1 })
+            try eventuallyBlocking("handler.closeCount(\"gone\") == 1") { handler.closeCount("gone") == 1 }
             #expect(sink.isClosed)
             sink.respond(HTTPResponse(status: 200, body: Array("late".utf8)))  // ignored, must not crash
             // Registered after the close: runs at once, on this thread.
             let ranAtOnce = HTTPLocked(false)
             sink.onClose { ranAtOnce.withLock { $0 = true } }
             #expect(ranAtOnce.withLock { $0 })
-            #expect(waitUntil { server.connectionCount == 0 })
+            try eventuallyBlocking("server.connectionCount == 0") { server.connectionCount == 0 }
             #expect(handler.closeCount("gone") == 1)
         }
     }
@@ -35,7 +36,7 @@ import Testing
             sink.onClose { ran.withLock { $0 = true } }
             try client.send("GET /close HTTP/1.1\r\n\r\n")
             try client.expectEndOfStream()
-            #expect(waitUntil { server.connectionCount == 0 })
+            try eventuallyBlocking("server.connectionCount == 0") { server.connectionCount == 0 }
             #expect(handler.closeCount("done") == 0)
             #expect(!ran.withLock { $0 })
         }
@@ -76,7 +77,7 @@ import Testing
             let client = try HTTPTestClient(port: server.port)
             try client.send("GET /close HTTP/1.1\r\n\r\n")
             try client.expectEndOfStream()
-            #expect(waitUntil { server.connectionCount == 0 })
+            try eventuallyBlocking("server.connectionCount == 0") { server.connectionCount == 0 }
         }
     }
 
@@ -90,7 +91,7 @@ import Testing
             try handler.answer("before", "B")
             #expect(try client.readResponse().bodyText == "B")
             try client.expectEndOfStream()
-            #expect(waitUntil { handler.closeCount("after") == 1 })
+            try eventuallyBlocking("handler.closeCount(\"after\") == 1") { handler.closeCount("after") == 1 }
             #expect(after.isClosed)
         }
     }
@@ -103,7 +104,7 @@ import Testing
             sink.close()
             #expect(sink.isClosed)
             try client.expectEndOfStream()
-            #expect(waitUntil { handler.closeCount("victim") == 1 })
+            try eventuallyBlocking("handler.closeCount(\"victim\") == 1") { handler.closeCount("victim") == 1 }
         }
     }
 }

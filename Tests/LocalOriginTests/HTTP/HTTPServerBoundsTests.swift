@@ -35,7 +35,7 @@ import Testing
                 #expect(try response.json()["message"] as? String == "Request Timeout")
                 try client.expectEndOfStream()
             }
-            #expect(waitUntil { server.connectionCount == 1 })  // the fast client only
+            try eventuallyBlocking("only the fast client's connection") { server.connectionCount == 1 }
         }
     }
 
@@ -89,7 +89,8 @@ import Testing
             try idle.expectEndOfStream(within: .seconds(10))
             let silent = try HTTPTestClient(port: server.port)  // never sends a byte
             try silent.expectEndOfStream(within: .seconds(10))
-            #expect(waitUntil { server.connectionCount == 1 })  // the parked request's connection outlived both
+            // The parked request's connection outlived both.
+            try eventuallyBlocking("only the parked request's connection") { server.connectionCount == 1 }
         }
     }
 
@@ -120,7 +121,9 @@ import Testing
             var idle: [HTTPTestClient] = []
             for _ in 0..<12 {
                 idle.append(try HTTPTestClient(port: server.port))
-                #expect(waitUntil { server.connectionCount <= 8 && server.connectionCount == min(idle.count, 8) })
+                try eventuallyBlocking("server.connectionCount <= 8 && server.connectionCount == min(idle.count, 8)") {
+                    server.connectionCount <= 8 && server.connectionCount == min(idle.count, 8)
+                }
             }
             let client = try HTTPTestClient(port: server.port)
             try client.send("GET /echo HTTP/1.1\r\n\r\n")
@@ -145,7 +148,7 @@ import Testing
                 try client.send("GET /park/\(number) HTTP/1.1\r\n\r\n")
                 parked.append(client)
             }
-            #expect(waitUntil { handler.parkedCount == 4 })
+            try eventuallyBlocking("handler.parkedCount == 4") { handler.parkedCount == 4 }
             let refused = try HTTPTestClient(port: server.port)
             try refused.send("GET /echo HTTP/1.1\r\n\r\n")
             let response = try refused.readResponse()
@@ -173,7 +176,7 @@ import Testing
             let client = try HTTPTestClient(port: server.port, receiveBufferBytes: 4_096)
             let request = "GET /big/\(answerSize) HTTP/1.1\r\n\r\n"
             try client.send(String(repeating: request, count: 32))  // 1 KiB asking for 32 MiB
-            #expect(waitUntil { handler.handled >= 1 })
+            try eventuallyBlocking("handler.handled >= 1") { handler.handled >= 1 }
             // Without the bound all 32 answers are produced within microseconds of the first; give them the time.
             Thread.sleep(forTimeInterval: 0.3)
             // The kernel's buffers take a few answers (up to 4 MiB on Linux); the server holds at most one more.
@@ -191,8 +194,8 @@ import Testing
         try withHTTPServer(limits: limits) { server, handler in
             let client = try HTTPTestClient(port: server.port, receiveBufferBytes: 4_096)
             try client.send("GET /big/16777216 HTTP/1.1\r\n\r\n")
-            #expect(waitUntil { handler.handled == 1 })
-            #expect(waitUntil { server.connectionCount == 0 })
+            try eventuallyBlocking("handler.handled == 1") { handler.handled == 1 }
+            try eventuallyBlocking("server.connectionCount == 0") { server.connectionCount == 0 }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -65,7 +66,9 @@ import Darwin
         let parkedC = try HTTPTestClient(port: port)
         try parkedC.send("GET /park/c HTTP/1.1\r\n\r\n")
         let idle = try HTTPTestClient(port: port)
-        #expect(waitUntil { handler.parkedCount == 3 && server.connectionCount == 3 })
+        try eventuallyBlocking("handler.parkedCount == 3 && server.connectionCount == 3") {
+            handler.parkedCount == 3 && server.connectionCount == 3
+        }
 
         server.stop()
         #expect(server.connectionCount == 0)
@@ -91,7 +94,7 @@ import Darwin
         try server.start()
         let client = try HTTPTestClient(port: server.port)
         try client.send("GET /park/x HTTP/1.1\r\n\r\n")
-        #expect(waitUntil { handler.parkedCount == 1 })
+        try eventuallyBlocking("handler.parkedCount == 1") { handler.parkedCount == 1 }
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             server.stop()
             #expect(server.connectionCount == 0)
@@ -160,22 +163,9 @@ import Darwin
 
     /// Binds a fresh socket without SO_REUSEADDR to 127.0.0.1:`port`; returns 0 or the errno.
     private static func plainBind(port: UInt16) -> Int32 {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let fd = LoopbackSocket.tcp()
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        return result == 0 ? 0 : errno
+        return LoopbackSocket.bind(fd, port: port)
     }
 
     @Test func resumeAcceptingNeedsARunningServer() throws {
@@ -192,7 +182,9 @@ import Darwin
             let parked = try HTTPTestClient(port: server.port)
             try parked.send("GET /park/p HTTP/1.1\r\n\r\n")
             let idle = try HTTPTestClient(port: server.port)
-            #expect(waitUntil { handler.parkedCount == 1 && server.connectionCount == 2 })
+            try eventuallyBlocking("handler.parkedCount == 1 && server.connectionCount == 2") {
+                handler.parkedCount == 1 && server.connectionCount == 2
+            }
             server.closeAllConnections()
             #expect(server.connectionCount == 0)
             #expect(handler.closeCount("p") == 1)
@@ -217,7 +209,7 @@ import Darwin
                 try client.send("GET /park/\(number) HTTP/1.1\r\nHost: x\r\n\r\n")
                 clients.append(client)
             }
-            #expect(waitUntil(within: .seconds(30)) { handler.parkedCount == count })
+            try eventuallyBlocking("handler.parkedCount == count", within: 30) { handler.parkedCount == count }
             #expect(server.connectionCount == count)
             for number in 0..<count { try handler.answer("\(number)", "answer-\(number)") }
             for (number, client) in clients.enumerated() {

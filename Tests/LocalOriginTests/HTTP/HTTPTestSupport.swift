@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -58,34 +59,19 @@ final class HTTPTestClient {
     /// Connects to 127.0.0.1:`port`. `receiveBufferBytes` shrinks the socket's receive buffer before connecting,
     /// so a client that does not read makes the server's writes block soon (the kernel then holds little).
     init(port: UInt16, receiveBufferBytes: Int32? = nil) throws {
-        #if canImport(Glibc)
-        let type = Int32(SOCK_STREAM.rawValue)
-        #else
-        let type = SOCK_STREAM
-        #endif
-        let fd = socket(AF_INET, type, 0)
+        let fd = LoopbackSocket.tcp()
         guard fd >= 0 else { throw HTTPTestError("socket: errno \(errno)") }
-        if var size = receiveBufferBytes {
-            _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        if let size = receiveBufferBytes {
+            LoopbackSocket.setOption(fd, SOL_SOCKET, SO_RCVBUF, size)
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
+        let code = LoopbackSocket.connect(fd, port: port)
+        guard code == 0 else {
             close(fd)
             throw HTTPTestError("connect: errno \(code)")
         }
-        var one: Int32 = 1
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        LoopbackSocket.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
         #if canImport(Darwin)
-        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        LoopbackSocket.setOption(fd, SOL_SOCKET, SO_NOSIGPIPE, 1)
         #endif
         self.fd = fd
     }
@@ -279,12 +265,14 @@ final class HTTPTestHandler: HTTPHandler, @unchecked Sendable {
 
     /// Takes the sink parked as `id`, waiting up to `timeout` for it to arrive.
     func takeParked(_ id: String, within timeout: Duration = .seconds(10)) throws -> any HTTPResponseSink {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let sink = self.lock.withLock({ self.parked.removeValue(forKey: id) }) { return sink }
-            Thread.sleep(forTimeInterval: 0.002)
+        var sink: (any HTTPResponseSink)?
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        try eventuallyBlocking("request \(id) to be parked", within: seconds) {
+            sink = self.lock.withLock { self.parked.removeValue(forKey: id) }
+            return sink != nil
         }
-        throw HTTPTestError("request \(id) was never parked")
+        guard let sink else { preconditionFailure("eventuallyBlocking returned without a sink") }
+        return sink
     }
 
     /// Answers the request parked as `id` with `body`.
@@ -307,16 +295,6 @@ final class HTTPTestHandler: HTTPHandler, @unchecked Sendable {
             body: Array(body)
         )
     }
-}
-
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-func waitUntil(within timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.002)
-    }
-    return condition()
 }
 
 /// Runs `body` against a started server on 127.0.0.1 with a kernel-chosen port, and stops it afterwards.

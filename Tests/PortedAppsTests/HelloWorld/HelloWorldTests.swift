@@ -47,27 +47,27 @@ import Testing
             #expect(PubNub.clientIdentifier() == "ann")
             let connectButton = UIButton()
             controller.connectButtonTapped(connectButton)
-            try await waitUntil("the subscribe button is enabled") { controller.subscribeButton.isEnabled }
+            try await eventually("the subscribe button is enabled", within: 15) { controller.subscribeButton.isEnabled }
             #expect(controller.clientIdentifier.text == "ann")
             #expect(connectButton.isEnabled)
 
             controller.channelName.text = "hello-world"
             controller.addChannelButtonTapped(UIButton())
-            try await waitUntil("the send button is enabled") { controller.sendMessageButton.isEnabled }
+            try await eventually("the send button is enabled", within: 15) { controller.sendMessageButton.isEnabled }
             #expect(Screen.alerts.isEmpty)
             #expect(controller.currentChannel == PNChannel.channelWithName("hello-world"))
 
             controller.messageTextField.text = "Hi there"
             controller.sendMessageButtonTapped(UIButton())
             #expect(controller.messageTextField.text == "")
-            try await waitUntil("the message is on screen") {
+            try await eventually("the message is on screen", within: 15) {
                 controller.messageTextView.text?.hasSuffix("> Hi there\n") == true
             }
             // Another user on the channel: their message lands in the same text view.
             let peer = PubNub(configuration: PNConfiguration.defaultConfiguration())
             peer.connect()
             peer.sendMessage("\"Hello, ann\"", toChannel: PNChannel.channelWithName("hello-world"))
-            try await waitUntil("the peer's message is on screen") {
+            try await eventually("the peer's message is on screen", within: 15) {
                 controller.messageTextView.text?.hasSuffix("> Hello, ann\n") == true
             }
             peer.disconnect()
@@ -107,7 +107,7 @@ import Testing
             try environment.origin.inject(.refuseConnections(dropExisting: true))
             let connectButton = UIButton()
             controller.connectButtonTapped(connectButton)
-            try await waitUntil("two alerts", within: 30) { Screen.alerts.count == 2 }
+            try await eventually("two alerts", within: 30) { Screen.alerts.count == 2 }
             // The app delegate's connection observer runs before the connect call's error block (DESIGN order).
             let observerAlert = Screen.alerts[0]
             let blockAlert = Screen.alerts[1]
@@ -131,10 +131,10 @@ import Testing
     @Test func aRefusedChannelNameShowsTheSubscribeAlert() async throws {
         try await Self.withApp { app, controller, log, environment in
             controller.connectButtonTapped(UIButton())
-            try await waitUntil("the subscribe button is enabled") { controller.subscribeButton.isEnabled }
+            try await eventually("the subscribe button is enabled", within: 15) { controller.subscribeButton.isEnabled }
             controller.channelName.text = "a,b"
             controller.addChannelButtonTapped(UIButton())
-            try await waitUntil("the subscribe alert") { !Screen.alerts.isEmpty }
+            try await eventually("the subscribe alert", within: 15) { !Screen.alerts.isEmpty }
             let alert = Screen.alerts[0]
             #expect(alert.title == "Subscribe")
             #expect(alert.message == "Failed to subscribe on: a,b")

@@ -6,6 +6,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -44,17 +45,14 @@ final class AppLog: Sendable {
         within seconds: Double = 15,
         _ matches: @escaping @Sendable (String) -> Bool
     ) async throws -> Int {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
+        var found: Int?
+        try await eventually("\(what); lines: \(self.all)", within: seconds) {
             let lines = self.all
-            if index < lines.count, let found = lines[index...].firstIndex(where: matches) {
-                return found
-            }
-            if Date() > deadline {
-                throw AppLogTimeout(wanted: what, lines: lines)
-            }
-            try await Task.sleep(nanoseconds: 5_000_000)
+            found = index < lines.count ? lines[index...].firstIndex(where: matches) : nil
+            return found != nil
         }
+        guard let found else { preconditionFailure("eventually returned without a match") }
+        return found
     }
 
     /// Waits until a line starting with `prefix` was written at or after `index`; returns that line.
@@ -115,18 +113,6 @@ final class PortedAppEnvironment: Sendable {
     }
 }
 
-/// Waits (with a deadline) until `condition` holds; on the main actor, where the ported apps' screens live.
-@MainActor
-func waitUntil(_ what: String, within seconds: Double = 15, _ condition: () -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() > deadline {
-            throw AppLogTimeout(wanted: what, lines: [])
-        }
-        try await Task.sleep(nanoseconds: 5_000_000)
-    }
-}
-
 /// The console of the ported apps: what their `NSLog` calls wrote.
 enum Console {
     static let lines = Locked<[String]>([])
@@ -138,12 +124,8 @@ enum Console {
         within seconds: Double = 15,
         _ matches: @escaping @Sendable (String) -> Bool
     ) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Self.lines.current.filter(matches).count < count {
-            if Date() > deadline {
-                throw AppLogTimeout(wanted: what, lines: Self.lines.current)
-            }
-            try await Task.sleep(nanoseconds: 5_000_000)
+        try await eventually("\(what); lines: \(Self.lines.current)", within: seconds) {
+            Self.lines.current.filter(matches).count >= count
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -237,175 +238,6 @@ import Testing
             }
     }
 
-    // MARK: - Identifiers and settings
-
-    /// A plain-HTTP configuration built through 3.4's constructor, for the settings that have no setter.
-    static func configuration(origin: String, publishKey: String = "pub-c-test") -> PNConfiguration {
-        let configuration = PNConfiguration(
-            origin: origin,
-            publishKey: publishKey,
-            subscribeKey: "sub-c-test",
-            secretKey: nil,
-            cipherKey: nil
-        )
-        configuration.useSecureConnection = false
-        return configuration
-    }
-
-    /// Changes the configuration and hands it to the client.
-    static func configured(_ change: @escaping @Sendable (PNConfiguration) -> Void) -> Call {
-        { client, _, configuration in
-            change(configuration)
-            client.setConfiguration(configuration)
-        }
-    }
-
-    static var settingRows: [Row] {
-        let refused = Expectation.refused(code: kPNClientConfigurationError, on: errorEvent)
-        return [
-            Row(description: "uuid: empty", expectation: refused) { client, _, _ in client.setClientIdentifier("") },
-            Row(description: "uuid: 93 characters", expectation: refused) { client, _, _ in
-                client.setClientIdentifier(String(repeating: "u", count: PNConfiguration.maximumUUIDLength + 1))
-            },
-            Row(description: "uuid: 10 MB", expectation: refused) { client, _, _ in
-                client.setClientIdentifier(String(repeating: "u", count: tenMegabytes))
-            },
-            Row(description: "configuration: empty uuid", expectation: refused, call: configured { $0.uuid = "" }),
-            Row(
-                description: "configuration: 10 MB auth key",
-                expectation: refused,
-                call: configured { $0.authorizationKey = String(repeating: "k", count: tenMegabytes) }
-            ),
-            Row(description: "configuration: 5,000-byte publish key", expectation: refused) {
-                client,
-                _,
-                configuration in
-                client.setConfiguration(
-                    Self.configuration(origin: configuration.origin, publishKey: String(repeating: "é", count: 2_500))
-                )
-            },
-            Row(description: "configuration: NUL in the origin", expectation: refused) { client, _, configuration in
-                client.setConfiguration(Self.configuration(origin: configuration.origin + "\u{0}"))
-            },
-            Row(
-                description: "configuration: NaN timeout",
-                expectation: refused,
-                call: configured { $0.nonSubscriptionRequestTimeout = .nan }
-            ),
-            Row(description: "configuration: nil keys", expectation: refused) { client, _, _ in
-                client.setConfiguration(
-                    PNConfiguration(origin: nil, publishKey: nil, subscribeKey: nil, secretKey: nil, cipherKey: nil)
-                )
-            },
-            // Empty channel lists.
-            Row(description: "subscribe: no channels", expectation: .completesLocally) { client, four, _ in
-                client.subscribeOnChannels([], withCompletionHandlingBlock: four.subscribeBlock)
-            },
-            Row(description: "unsubscribe: no channels", expectation: .completesLocally) {
-                client,
-                four,
-                _ in
-                client.unsubscribeFromChannels([], withCompletionHandlingBlock: four.channelsBlock("unsubscribe"))
-            },
-            Row(description: "presence on: no channels", expectation: .completesLocally) {
-                client,
-                four,
-                _ in
-                client.enablePresenceObservationForChannels([], withCompletionHandlingBlock: four.channelsBlock("p"))
-            },
-            Row(description: "push on: no channels", expectation: .completesLocally) { client, four, _ in
-                client.enablePushNotificationsOnChannels(
-                    [],
-                    withDevicePushToken: token,
-                    andCompletionHandlingBlock: four.channelsBlock("pushOn")
-                )
-            },
-            Row(description: "push off: no channels", expectation: .completesLocally) { client, four, _ in
-                client.disablePushNotificationsOnChannels(
-                    [],
-                    withDevicePushToken: token,
-                    andCompletionHandlingBlock: four.channelsBlock("pushOff")
-                )
-            },
-            // Accepted values: they reach the origin as they should.
-            Row(
-                description: "history: nil dates",
-                expectation: .succeeds(block: "history", sends: "/v2/history/", never: "start=")
-            ) { client, four, _ in
-                client.requestHistoryForChannel(
-                    PNChannel.channelWithName("fine"),
-                    from: nil,
-                    to: nil,
-                    limit: 0,
-                    reverseHistory: false,
-                    withCompletionBlock: four.historyBlock
-                )
-            },
-            Row(
-                description: "uuid: control character and non-ASCII, escaped",
-                expectation: .succeeds(block: "time", sends: "uuid=%C3%BC%01x", never: nil)
-            ) { client, four, _ in
-                client.setClientIdentifier("ü\u{1}x")
-                client.requestServerTimeTokenWithCompletionBlock(four.timeBlock)
-            },
-            Row(
-                description: "uuid: 92 characters",
-                expectation: .succeeds(block: "time", sends: "uuid=" + String(repeating: "u", count: 92), never: nil)
-            ) { client, four, _ in
-                client.setClientIdentifier(String(repeating: "u", count: PNConfiguration.maximumUUIDLength))
-                client.requestServerTimeTokenWithCompletionBlock(four.timeBlock)
-            },
-            Row(
-                description: "configuration: empty auth key sends no auth",
-                expectation: .succeeds(block: "time", sends: "/time/0", never: "auth=")
-            ) { client, four, configuration in
-                Self.configured { $0.authorizationKey = "" }(client, four, configuration)
-                client.requestServerTimeTokenWithCompletionBlock(four.timeBlock)
-            },
-            Row(
-                description: "configuration: 1 MB cipher key encrypts",
-                expectation: .succeeds(
-                    block: "send:\(PNMessageState.PNMessageSent.rawValue)",
-                    sends: "/publish/",
-                    never: "secret"
-                )
-            ) { client, four, configuration in
-                Self.configured { $0.cipherKey = String(repeating: "k", count: 1_000_000) }(client, four, configuration)
-                client.sendMessage(
-                    "secret",
-                    toChannel: PNChannel.channelWithName("fine"),
-                    withCompletionBlock: four.sendBlock
-                )
-            },
-            Row(
-                description: "configuration: huge timeouts and heartbeat interval",
-                expectation: .succeeds(block: "time", sends: "/time/0", never: nil)
-            ) { client, four, configuration in
-                Self.configured {
-                    $0.nonSubscriptionRequestTimeout = 1e300
-                    $0.presenceHeartbeatInterval = .max
-                    $0.presenceHeartbeatValue = .max
-                }(client, four, configuration)
-                client.requestServerTimeTokenWithCompletionBlock(four.timeBlock)
-            },
-            Row(
-                description: "subscribe: a 2,048-character name",
-                expectation: .succeeds(
-                    block: "subscribe:\(PNSubscriptionProcessState.PNSubscriptionProcessSubscribedState.rawValue)",
-                    // The origin's log keeps the first 2 KiB of a target.
-                    sends: "/v2/subscribe/sub-c-test/" + String(repeating: "s", count: 1_000),
-                    never: nil
-                )
-            ) { client, four, _ in
-                let name = String(repeating: "s", count: PNChannel.maximumNameLength)
-                client.subscribeOnChannels(
-                    [PNChannel.channelWithName(name)],
-                    withCompletionHandlingBlock: four.subscribeBlock
-                )
-            },
-        ]
-    }
-
     /// A channel name with a lone surrogate, bridged from `NSString`. On Linux corelibs Foundation turns the
     /// surrogate into U+FFFD when the `NSString` is made (see `loneSurrogate`), so the name is valid and is sent
     /// percent-escaped. Apple platforms keep the surrogate in the `NSString`; what the name becomes there is not
@@ -445,7 +277,9 @@ import Testing
         let four = FourChannelRecorder(client: client, center: PNObservationCenter(client: client))
         defer { four.stop() }
         client.connectWithSuccessBlock(four.connectSuccess, errorBlock: four.connectFailure)
-        try await Self.waitUntil { four.entries.contains { $0.channel == .block && $0.label == "connect" } }
+        try await eventually("four.entries.contains { $0.channel == .block && $0.label == \"connect\" }", within: 20) {
+            four.entries.contains { $0.channel == .block && $0.label == "connect" }
+        }
         let start = four.entries.count
         let requestsBefore = origin.counters.requests
         let logBefore = origin.requestLog.count
@@ -459,13 +293,13 @@ import Testing
         row.call(client, four, configuration.copy())
         switch row.expectation {
         case .refused(let code, let channels):
-            try await Self.waitUntil {
+            try await eventually("error \(code) on \(channels)", within: 20) {
                 Set(four.entries.dropFirst(start).filter { $0.key.hasPrefix("error(\(code))") }.map(\.channel))
                     == channels
             }
             // The next call works; by then every channel had time to report the bad one twice, had it done so.
             client.requestServerTimeTokenWithCompletionBlock(four.timeBlock)
-            try await Self.waitUntil {
+            try await eventually("the next time block", within: 20) {
                 four.entries.dropFirst(start).contains { $0.channel == .block && $0.label == "time" }
             }
             let window = Array(four.entries.dropFirst(start))
@@ -476,9 +310,11 @@ import Testing
             #expect(time?.key.hasPrefix("token:") == true, "the next call failed: \(window)")
             #expect(onlyTimeRequestsSent(), "\(origin.requestLog.dropFirst(logBefore).map { $0.target.prefix(80) })")
         case .completesLocally:
-            try await Self.waitUntil { four.entries.dropFirst(start).contains { $0.channel == .block } }
+            try await eventually("four.entries.dropFirst(start).contains { $0.channel == .block }", within: 20) {
+                four.entries.dropFirst(start).contains { $0.channel == .block }
+            }
             client.requestServerTimeTokenWithCompletionBlock(four.timeBlock)
-            try await Self.waitUntil {
+            try await eventually("the next time block", within: 20) {
                 four.entries.dropFirst(start).contains { $0.channel == .block && $0.label == "time" }
             }
             let window = four.entries.dropFirst(start).filter { !$0.key.hasPrefix("token:") }
@@ -486,7 +322,7 @@ import Testing
             #expect(Set(window.map(\.key)) == ["channels:"], "\(window)")
             #expect(onlyTimeRequestsSent(), "\(origin.requestLog.dropFirst(logBefore).map { $0.target.prefix(80) })")
         case .succeeds(let block, let sends, let never):
-            try await Self.waitUntil {
+            try await eventually("the \(block) block", within: 20) {
                 four.entries.dropFirst(start).contains { $0.channel == .block && $0.label == block }
             }
             let window = Array(four.entries.dropFirst(start))
@@ -501,13 +337,6 @@ import Testing
         }
     }
 
-    static func waitUntil(within seconds: Double = 20, _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { throw RecorderTimeout(wanted: "condition", seen: []) }
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
-    }
 }
 
 /// Carries a message value (which may be a mutable Foundation container) into a `@Sendable` row closure; each row

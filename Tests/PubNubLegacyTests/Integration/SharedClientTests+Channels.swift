@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -45,12 +46,8 @@ extension SharedClientTests {
     }
 
     static func waitForCount(_ recorder: FourChannelRecorder, _ count: Int, from start: Int) async throws {
-        let deadline = Date().addingTimeInterval(10)
-        while recorder.entries.count - start < count {
-            if Date() > deadline {
-                throw RecorderTimeout(wanted: "\(count) entries", seen: recorder.entries.map(\.description))
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
+        try await eventually("\(count) entries; seen: \(recorder.entries.map(\.description))") {
+            recorder.entries.count - start >= count
         }
     }
 }

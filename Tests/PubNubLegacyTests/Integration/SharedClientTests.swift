@@ -167,11 +167,7 @@ import Testing
         let finished = Locked(false)
         demo.finished = { finished.set(true) }
         demo.start(origin: origin.address)
-        let deadline = Date().addingTimeInterval(10)
-        while !finished.current {
-            if Date() > deadline { throw RecorderTimeout(wanted: "the README example to finish", seen: []) }
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
+        try await eventually("the README example to finish") { finished.current }
         #expect(!PubNub.sharedInstance().isConnected())
         #expect(PubNub.subscribedChannels().isEmpty)
     }

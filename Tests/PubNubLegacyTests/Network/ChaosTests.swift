@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -127,10 +128,12 @@ import Testing
         }
         for participant in [alice, bob] {
             participant.client.connect()
-            try await Self.waitUntil(within: 20, context) { participant.client.isConnected() }
+            try await eventually("\(participant.name) connected; \(context)", within: 20) {
+                participant.client.isConnected()
+            }
             participant.client.subscribeOnChannels(channels)
         }
-        try await Self.waitUntil(within: 20, context) { origin.counters.parkedPolls >= 2 }
+        try await eventually("two parked long-polls; \(context)", within: 20) { origin.counters.parkedPolls >= 2 }
 
         // Faults and traffic run side by side until the schedule is done.
         let kinds = Self.kinds(for: alice.client)
@@ -155,9 +158,14 @@ import Testing
         #expect(Set(schedule.map(\.step.kind)).isSuperset(of: kinds), "\(report())")
 
         // Healthy again: every publish gets its outcome, both clients reconnect and are subscribed.
-        try await Self.waitUntil(within: 60, report()) { alice.outstanding == 0 && bob.outstanding == 0 }
+        try await eventually("every publish answered; \(report())", within: 60) {
+            alice.outstanding == 0 && bob.outstanding == 0
+        }
         for participant in [alice, bob] {
-            try await Self.waitUntil(within: 60, "\(report()); \(participant.name): \(participant.connectionEvents)") {
+            try await eventually(
+                "\(participant.name) connected and subscribed; \(report()); events \(participant.connectionEvents)",
+                within: 60
+            ) {
                 participant.client.isConnected() && participant.client.subscribedChannels().count == Self.channelCount
             }
         }
@@ -171,9 +179,9 @@ import Testing
         for (receiver, sender) in [(alice, bob), (bob, alice)] {
             for index in 0..<Self.channelCount {
                 let fence = sender.publishes.filter { $0.channel == index }.map(\.seq).max() ?? 0
-                try await Self.waitUntil(
-                    within: 60,
-                    "\(report()); \(receiver.name) waits for \(sender.name):\(index):\(fence); events \(receiver.connectionEvents)"
+                try await eventually(
+                    "\(receiver.name) has \(sender.name):\(index):\(fence); \(report()); events \(receiver.connectionEvents)",
+                    within: 60
                 ) { receiver.received(from: sender.name, on: index).contains(fence) }
             }
         }
@@ -265,7 +273,9 @@ import Testing
     static func publishUntilSent(_ participant: ChaosParticipant, on index: Int, _ report: String) async throws {
         for _ in 0..<10 {
             let slot = participant.publish(on: index)
-            try await Self.waitUntil(within: 30, report) { participant.outcome(slot) != nil }
+            try await eventually("the outcome of publish \(slot); \(report)", within: 30) {
+                participant.outcome(slot) != nil
+            }
             if participant.outcome(slot) == true { return }
         }
         Issue.record("\(report); \(participant.name) could not publish on channel \(index) after the faults")
@@ -345,21 +355,6 @@ import Testing
 
     // MARK: - Helpers
 
-    /// Polls `condition` every 10 ms until it holds; records an issue naming `report` and throws at the deadline.
-    static func waitUntil(
-        within seconds: Double,
-        _ report: @autoclosure () -> String,
-        _ condition: () -> Bool
-    ) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline {
-                Issue.record("timed out after \(seconds) s: \(report())")
-                throw RecorderTimeout(wanted: "condition", seen: [])
-            }
-            try await Task.sleep(nanoseconds: 10_000_000)
-        }
-    }
 }
 
 /// A small seeded generator (SplitMix64) so a chaos schedule can be replayed from its seed.

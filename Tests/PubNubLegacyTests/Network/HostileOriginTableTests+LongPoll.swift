@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -132,21 +133,21 @@ extension HostileOriginTableTests {
         client.connectWithSuccessBlock(four.connectSuccess, errorBlock: four.connectFailure)
         try await Self.waitForBlock("connect", in: four, from: 0, within: 10)
         client.subscribeOnChannel(PNChannel.channelWithName(name), withCompletionHandlingBlock: four.subscribeBlock)
-        try await HostileOriginTests.waitUntil("parked long-poll", within: 10) { origin.counters.parkedPolls >= 1 }
+        try await eventually("parked long-poll", within: 10) { origin.counters.parkedPolls >= 1 }
 
         // The parked long-poll ends with "wake"; the long-poll that follows gets the bad answer; then "after".
         armed.withLock { $0 = true }
         #expect(try await HostileOriginTests.publishRaw(#""wake""#, on: name, to: origin.address) == 200)
         let received = { four.entries.filter { $0.channel == .observer && $0.label == "messageReceive" }.count }
-        try await HostileOriginTests.waitUntil("the bad answer", within: 60) {
+        try await eventually("the bad answer", within: 60) {
             !armed.current && received() >= 1 + row.delivered.count
         }
-        try await HostileOriginTests.waitUntil("a long-poll parked again", within: 30) {
+        try await eventually("a long-poll parked again", within: 30) {
             origin.counters.parkedPolls >= 1
         }
         #expect(try await HostileOriginTests.publishRaw(#""after""#, on: name, to: origin.address) == 200)
         let total = 2 + row.delivered.count
-        try await HostileOriginTests.waitUntil("\(total) messages", within: 60) { received() >= total }
+        try await eventually("\(total) messages", within: 60) { received() >= total }
 
         // Each message exactly once, in order, on the three channels that carry messages.
         #expect(received() == total)

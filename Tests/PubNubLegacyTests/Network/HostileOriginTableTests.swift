@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -308,18 +309,15 @@ import Testing
         from start: Int,
         within seconds: Double
     ) async throws -> FourChannelRecorder.Entry {
-        let deadline = Date().addingTimeInterval(seconds)
         let failed = label.hasPrefix("send:") ? "send:\(PNMessageState.PNMessageSendingError.rawValue)" : label
-        while true {
-            let found = four.entries.dropFirst(start).first {
+        var found: FourChannelRecorder.Entry?
+        try await eventually("a \(label) block; seen: \(four.entries.dropFirst(start))", within: seconds) {
+            found = four.entries.dropFirst(start).first {
                 $0.channel == .block && ($0.label == label || $0.label == failed || $0.label == "connect.error")
             }
-            if let found { return found }
-            if Date() > deadline {
-                Issue.record("no \(label) block within \(seconds) s: \(four.entries.dropFirst(start))")
-                throw CancellationError()
-            }
-            try await Task.sleep(nanoseconds: 5_000_000)
+            return found != nil
         }
+        guard let found else { preconditionFailure("eventually returned without a match") }
+        return found
     }
 }

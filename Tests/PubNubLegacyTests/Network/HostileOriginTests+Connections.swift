@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -68,10 +69,14 @@ extension HostileOriginTests {
         try await recorder.next(.delegate, "didSubscribe", within: 10)
         try await recorder.next(.delegate, "didReceiveMessage", within: 10)
         // The unrequested answer is on the wire before the origin answers the held long-poll.
-        try await Self.waitUntil("the unrequested answer written") { server.unrequestedWritten >= 1 }
+        try await eventually("the unrequested answer written") { server.unrequestedWritten >= 1 }
         release.signal()
-        try await Self.waitUntil("m3") { Self.receivedTexts(recorder).contains("m3") }
-        try await Task.sleep(nanoseconds: 200_000_000)
+        try await eventually("m3") { Self.receivedTexts(recorder).contains("m3") }
+        // The long-poll after m3 reached the origin (which never answers it): every answer the client took came
+        // before it, so a stale answer taken for one would show in the texts or in the cursors below.
+        try await eventually("the long-poll after m3") {
+            server.requests.compactMap(RawHTTPServer.subscribeCursor).contains(103)
+        }
         #expect(Self.receivedTexts(recorder) == ["m1", "m2", "m3"])
         // Every long-poll carried the cursor of the answer to the one before it; the stale cursor was never used.
         let cursors = server.requests.compactMap(RawHTTPServer.subscribeCursor)

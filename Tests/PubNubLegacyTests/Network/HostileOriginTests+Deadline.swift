@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -35,7 +36,7 @@ extension HostileOriginTests {
         let name = Client.unique("drip")
         client.subscribeOnChannel(PNChannel.channelWithName(name))
         try await recorder.next(.delegate, "didSubscribe", within: 10)
-        try await Self.waitUntil("the dripped long-poll") { !dripped.current.isEmpty }
+        try await eventually("the dripped long-poll") { !dripped.current.isEmpty }
 
         // Published while the long-poll drips: delivered once the deadline has replaced it.
         #expect(try await Self.publishRaw(#""during the stall""#, on: name, to: origin.address) == 200)

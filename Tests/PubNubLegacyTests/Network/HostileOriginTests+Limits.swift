@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -181,14 +182,20 @@ extension HostileOriginTests {
         client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: { recorder.block("error", $0) })
         try await recorder.next(.block, "connect", within: 10)
         client.subscribeOnChannel(PNChannel.channelWithName(name))
-        try await Self.waitUntil("the first message", within: 20) { sink.received.current == 1 }
+        try await eventually("the first message", within: 20) { sink.received.current == 1 }
         let next = 100 + UInt64(count)
         let polls = { server.requests.compactMap(RawHTTPServer.subscribeCursor).filter { $0 == next }.count }
-        try await Task.sleep(nanoseconds: 500_000_000)
+        // A request sent after the first delivery is queued in the engine, then in the transport's FIFO, behind any
+        // long-poll the engine had decided on before: by the time it reached the origin, such a long-poll would have
+        // been taken first. (Its answer cannot be awaited: the held delivery queue carries its callbacks too.)
+        client.requestHistoryForChannel(PNChannel.channelWithName(name), from: nil)
+        try await eventually("the history request after the first delivery") {
+            server.requests.contains { $0.target.contains("/history/") }
+        }
         #expect(polls() == 0)
         sink.release.signal()
-        try await Self.waitUntil("every message", within: 30) { sink.received.current == count }
-        try await Self.waitUntil("the next long-poll") { polls() >= 1 }
+        try await eventually("every message", within: 30) { sink.received.current == count }
+        try await eventually("the next long-poll") { polls() >= 1 }
         client.disconnect()
     }
 }

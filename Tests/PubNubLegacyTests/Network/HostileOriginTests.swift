@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -26,22 +27,6 @@ import Testing
             }
         }
         return try result.get().status
-    }
-
-    /// Waits until `condition` holds, polling every few milliseconds; fails after `seconds`.
-    static func waitUntil(
-        _ what: String,
-        within seconds: Double = 10,
-        _ condition: () -> Bool
-    ) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline {
-                Issue.record("timed out waiting for \(what)")
-                throw CancellationError()
-            }
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
     }
 
     /// The text of every message the delegate received, in order (the raw text for an undecodable one).
@@ -71,21 +56,21 @@ import Testing
         let recorder = EventRecorder()
         client.addEventSink(recorder, toNotificationSlot: false)
         client.connectWithSuccessBlock(four.connectSuccess, errorBlock: four.connectFailure)
-        try await Self.waitUntil("connect") { four.entries.contains { $0.label == "connect" } }
+        try await eventually("connect") { four.entries.contains { $0.label == "connect" } }
         let name = Client.unique("poison")
         client.subscribeOnChannel(PNChannel.channelWithName(name), withCompletionHandlingBlock: four.subscribeBlock)
-        try await Self.waitUntil("subscribe") { four.entries.contains { $0.label.hasPrefix("subscribe:") } }
-        try await Self.waitUntil("parked long-poll") { origin.counters.parkedPolls >= 1 }
+        try await eventually("subscribe") { four.entries.contains { $0.label.hasPrefix("subscribe:") } }
+        try await eventually("parked long-poll") { origin.counters.parkedPolls >= 1 }
         let start = four.entries.count
 
         // Good, poison, good: the origin accepts all three (it stores valid JSON as sent).
         for json in [#""first""#, poison, #"{"text":"second"}"#] {
             #expect(try await Self.publishRaw(json, on: name, to: origin.address) == 200)
         }
-        try await Self.waitUntil("three messages") { recorder.all(.sink, "didReceiveMessage").count >= 3 }
+        try await eventually("three messages") { recorder.all(.sink, "didReceiveMessage").count >= 3 }
         // The channel still works: the next publish arrives too.
         #expect(try await Self.publishRaw(#""third""#, on: name, to: origin.address) == 200)
-        try await Self.waitUntil("fourth message") { recorder.all(.sink, "didReceiveMessage").count >= 4 }
+        try await eventually("fourth message") { recorder.all(.sink, "didReceiveMessage").count >= 4 }
 
         let messages = recorder.all(.sink, "didReceiveMessage").compactMap(\.message)
         #expect(messages.count == 4)

@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -27,19 +28,23 @@ extension NetworkFaultTests {
         let senderLog = EventRecorder()
         let sender = try await Self.connected(to: origin, recorder: senderLog, probeInterval: 1_000)
         client.connectWithSuccessBlock(recorder.connectSuccess, errorBlock: recorder.connectFailure)
-        try await Self.waitUntil { recorder.entries.contains { $0.label == "connect" } }
+        try await eventually("recorder.entries.contains { $0.label == \"connect\" }") {
+            recorder.entries.contains { $0.label == "connect" }
+        }
         let channel = PNChannel.channelWithName(Client.unique("four"))
         client.subscribeOnChannel(channel, withCompletionHandlingBlock: recorder.subscribeBlock)
-        try await Self.waitUntil {
+        try await eventually("the subscribe block") {
             recorder.entries.contains { $0.channel == .block && $0.label.hasPrefix("subscribe:") }
         }
-        try await Self.waitUntil { origin.counters.parkedPolls >= 1 }
+        try await eventually("origin.counters.parkedPolls >= 1") { origin.counters.parkedPolls >= 1 }
         let held = try origin.inject(.neverAnswer, on: .operation(.publish))
         let start = recorder.entries.count
         _ = client.sendMessage("in flight", toChannel: channel, withCompletionBlock: recorder.sendBlock)
-        try await Self.waitUntil { origin.faultCounters.unanswered >= 1 }
+        try await eventually("origin.faultCounters.unanswered >= 1") { origin.faultCounters.unanswered >= 1 }
         let refusal = try origin.inject(.refuseConnections(dropExisting: true))
-        try await Self.waitUntil(within: 15) { recorder.entries.contains { $0.label == "didDisconnectWithError" } }
+        try await eventually("recorder.entries.contains { $0.label == \"didDisconnectWithError\" }", within: 15) {
+            recorder.entries.contains { $0.label == "didDisconnectWithError" }
+        }
         try origin.inject(.neverAnswer, on: .operation(.time))
         try origin.clearFault(held)
         try origin.clearFault(refusal)

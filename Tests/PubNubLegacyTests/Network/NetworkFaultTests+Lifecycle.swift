@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -170,11 +171,11 @@ extension NetworkFaultTests {
         let channel = PNChannel.channelWithName(Client.unique("idle"))
         client.subscribeOnChannel(channel)
         try await recorder.next(.delegate, "didSubscribe", within: 10)
-        try await Self.waitUntil { origin.counters.parkedPolls >= 1 }
+        try await eventually("origin.counters.parkedPolls >= 1") { origin.counters.parkedPolls >= 1 }
         let mark = recorder.names(.delegate).count
         // Polls are logged when they end: an abandoned one with status 0 once the client closed its connection.
         let polls = { Self.subscribes(origin).compactMap { Self.token($0) }.filter { $0 != "0" } }
-        try await Self.waitUntil(within: 20) { polls().count >= 2 }
+        try await eventually("polls().count >= 2", within: 20) { polls().count >= 2 }
         #expect(Set(polls()).count == 1, "\(polls())")
         #expect(Self.delegateNames(recorder, after: mark).isEmpty)
         sender.sendMessage("after idle", toChannel: channel)

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -140,7 +141,7 @@ extension NetworkFaultTests {
         let channels = (1...3).map { PNChannel.channelWithName(Client.unique("stop\($0)")) }
         client.subscribeOnChannels(channels)
         try await recorder.next(.delegate, "didSubscribe", within: 10)
-        try await Self.waitUntil { origin.counters.parkedPolls >= 1 }
+        try await eventually("origin.counters.parkedPolls >= 1") { origin.counters.parkedPolls >= 1 }
         try origin.inject(.neverAnswer)
         client.unsubscribeFromChannels(channels) { left, error in recorder.block("stop", error ?? left) }
         // The leave is best effort: abandoned at its 10 s timeout (the deadline allows for scheduling under TSan).
@@ -209,7 +210,7 @@ extension NetworkFaultTests {
         try origin.clearFaults()
         let requests = origin.counters.requests
         // Ten probe intervals: a client still probing would have reconnected by then.
-        await #expect(throws: RecorderTimeout.self) { try await recorder.next(.delegate, "willConnect", within: 3) }
+        await #expect(throws: EventuallyTimeout.self) { try await recorder.next(.delegate, "willConnect", within: 3) }
         // At most one request the client had already started before `disconnect` may still land once the origin
         // accepts again (seen about once in ten full runs); a client still probing would send one every 0.3 s.
         #expect(origin.counters.requests - requests <= 1)

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -29,7 +30,7 @@ extension NetworkFaultTests {
         client.subscribeOnChannel(channel)
         try await recorder.next(.delegate, "didSubscribe", within: 10)
         // did-subscribe comes when the long-poll is issued; a fault injected now must not catch it on its way.
-        try await Self.waitUntil { origin.counters.parkedPolls >= 1 }
+        try await eventually("origin.counters.parkedPolls >= 1") { origin.counters.parkedPolls >= 1 }
         return Subscribed(client: client, sender: sender, channel: channel)
     }
 
@@ -191,7 +192,7 @@ extension NetworkFaultTests {
         let mark = recorder.names(.delegate).count
         let before = Self.subscribes(origin).count
         try await Self.deliver("before", setup, recorder)
-        try await Self.waitUntil { origin.faultCounters.malformedJSON == 2 }
+        try await eventually("origin.faultCounters.malformedJSON == 2") { origin.faultCounters.malformedJSON == 2 }
         try await Self.deliver("after", setup, recorder)
         #expect(Self.delegateNames(recorder, after: mark) == ["didReceiveMessage", "didReceiveMessage"])
         // Faulted answers never reach the origin's log: the first poll logged after "before" is the third attempt,

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -242,16 +243,18 @@ import Testing
         let channel = PNChannel.channelWithName(Client.unique("flap"))
         client.subscribeOnChannel(channel)
         try await recorder.next(.delegate, "didSubscribe", within: 10)
-        try await Self.waitUntil { origin.counters.parkedPolls >= 1 }
+        try await eventually("origin.counters.parkedPolls >= 1") { origin.counters.parkedPolls >= 1 }
         for round in 1...3 {
             // Down until the client notices, then straight back up: the next drop may hit a reconnect or a restore.
             try origin.inject(.refuseConnections(dropExisting: true))
             // A drop while reconnecting may go unreported (flapping adds no events), so this wait may run out.
-            try? await Self.waitUntil(within: 2) { recorder.all(.delegate, "willDisconnectWithError").count >= round }
+            try? await eventually("recorder.all(.delegate, \"willDisconnectWithError\").count >= round", within: 2) {
+                recorder.all(.delegate, "willDisconnectWithError").count >= round
+            }
             try origin.clearFaults()
         }
         // Settle: connected, the last restore finished, one long-poll parked.
-        try await Self.waitUntil(within: 20) {
+        try await eventually("connected, restored and one parked long-poll", within: 20) {
             let restores = recorder.names(.delegate).filter { $0.hasSuffix("RestoreSubscription") }
             return client.isConnected() && restores.last == "didRestoreSubscription" && origin.counters.parkedPolls == 1
         }
@@ -285,7 +288,8 @@ import Testing
         }
         #expect(!restoring)
         #expect(recorder.all(.delegate, "didReceiveMessage").count == 1)
-        try await Self.waitUntil { origin.counters.parkedPolls == 1 }  // the poll after the message, and only it
+        // The poll after the message, and only it.
+        try await eventually("one parked long-poll") { origin.counters.parkedPolls == 1 }
         sender.disconnect()
         client.disconnect()
     }
@@ -307,7 +311,7 @@ import Testing
             recorder.block("publish.\(state.rawValue)", value)
         }
         try await recorder.next(.delegate, "willSendMessage", within: 10)
-        try await Self.waitUntil { origin.faultCounters.unanswered >= 1 }
+        try await eventually("origin.faultCounters.unanswered >= 1") { origin.faultCounters.unanswered >= 1 }
         try origin.inject(.refuseConnections(dropExisting: true))
         let failed = try await recorder.next(
             .block,
@@ -336,14 +340,6 @@ import Testing
 
     // MARK: - Helpers
 
-    /// Polls `condition` every 5 ms until it holds; throws after `seconds`.
-    static func waitUntil(within seconds: Double = 10, _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { throw RecorderTimeout(wanted: "condition", seen: []) }
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
-    }
 }
 
 extension OriginFault {

@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -74,7 +75,9 @@ import Testing
         let recorder = FourChannelRecorder(client: client, center: center)
         defer { recorder.stop() }
         client.connectWithSuccessBlock(recorder.connectSuccess, errorBlock: recorder.connectFailure)
-        try await NetworkFaultTests.waitUntil { recorder.entries.contains { $0.label == "connect" } }
+        try await eventually("recorder.entries.contains { $0.label == \"connect\" }") {
+            recorder.entries.contains { $0.label == "connect" }
+        }
         let channel = PNChannel.channelWithName(Client.unique("pipelined"))
         let count = 40
         var keys: [String] = []
@@ -84,7 +87,7 @@ import Testing
         }
         // A call that is not a publish waits for the pipeline to drain, then runs.
         client.requestServerTimeTokenWithCompletionBlock(recorder.timeBlock)
-        try await NetworkFaultTests.waitUntil(within: 20) {
+        try await eventually("the time block", within: 20) {
             recorder.entries.contains { $0.channel == .block && $0.label == "time" }
         }
         let entries = recorder.entries
@@ -114,7 +117,7 @@ import Testing
         let channel = PNChannel.channelWithName(Client.unique("pipelined-delivery"))
         subscriber.subscribeOnChannel(channel) { state, _, error in listener.block("subscribe.\(state.rawValue)", error)
         }
-        try await NetworkFaultTests.waitUntil { origin.counters.parkedPolls >= 1 }
+        try await eventually("origin.counters.parkedPolls >= 1") { origin.counters.parkedPolls >= 1 }
         let publisherLog = EventRecorder()
         let publisher = try await Self.connected(to: origin.address, depth: 16, recorder: publisherLog)
         let count = 100
@@ -135,8 +138,8 @@ import Testing
         let release = Locked(false)
         let server = try Self.origin { request in
             if Self.text(request.target) == "p0" {
-                let deadline = Date().addingTimeInterval(20)
-                while !release.current && Date() < deadline { usleep(2_000) }
+                // Held until the test lets go; at the deadline the handler answers anyway.
+                try? eventuallyBlocking("the test to release the head", within: 20) { release.current }
             }
             return Self.published()
         }
@@ -255,15 +258,16 @@ extension EventRecorder {
         within seconds: Double,
         orFailure failure: String
     ) async throws -> Entry {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let entry = self.entries.first(where: { $0.source == source && ($0.name == name || $0.name == failure) })
-            {
-                return entry
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
+        var found: Entry?
+        try await eventually(
+            "\(source.rawValue):\(name) or \(failure); seen: \(self.entries.map(\.description))",
+            within: seconds
+        ) {
+            found = self.entries.first { $0.source == source && ($0.name == name || $0.name == failure) }
+            return found != nil
         }
-        throw RecorderTimeout(wanted: "\(source.rawValue):\(name) or \(failure)", seen: self.entries.map(\.description))
+        guard let found else { preconditionFailure("eventually returned without a match") }
+        return found
     }
 }
 

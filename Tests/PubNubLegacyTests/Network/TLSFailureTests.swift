@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -79,7 +80,7 @@ import FoundationNetworking
         #expect(!proxy.connections.contains(.plain))
         if kind == .pinMismatchEvenRelaxed {
             // The relaxed rung was tried (a second TLS connection) and refused the key as well.
-            try await SocketTransportTests.waitUntil { proxy.connections.count >= 2 }
+            try await eventually("proxy.connections.count >= 2", within: 20) { proxy.connections.count >= 2 }
             #expect(proxy.connections == [.tls, .tls])
         }
     }

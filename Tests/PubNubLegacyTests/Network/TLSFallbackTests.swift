@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -49,12 +50,8 @@ import FoundationNetworking
         /// Calls `connect` with the recorder's blocks and waits for the block's answer (either).
         func connect() async throws {
             self.client.connectWithSuccessBlock(self.four.connectSuccess, errorBlock: self.four.connectFailure)
-            let deadline = Date().addingTimeInterval(20)
-            while !self.four.entries.contains(where: { $0.channel == .block && $0.label.hasPrefix("connect") }) {
-                if Date() > deadline {
-                    throw RecorderTimeout(wanted: "B:connect", seen: self.four.entries.map(\.description))
-                }
-                try await Task.sleep(nanoseconds: 2_000_000)
+            try await eventually("B:connect; seen: \(self.four.entries.map(\.description))", within: 20) {
+                self.four.entries.contains { $0.channel == .block && $0.label.hasPrefix("connect") }
             }
             // Everything the engine decided so far is delivered before the caller looks.
             self.client.engine.queue.sync {}
@@ -202,7 +199,9 @@ import FoundationNetworking
         Self.expectTLSFailure(error, code: Self.handshakeFailed)
         #expect(reduced.entries == reduced.failedConnect(error))
         // Strict, then relaxed where the transport can relax: each handshake cut; nothing plain.
-        try await SocketTransportTests.waitUntil { proxy.connections.count >= (canRelax ? 2 : 1) }
+        try await eventually("proxy.connections.count >= (canRelax ? 2 : 1)", within: 20) {
+            proxy.connections.count >= (canRelax ? 2 : 1)
+        }
         #expect(proxy.connections == Array(repeating: .tlsCut, count: canRelax ? 2 : 1))
         #expect(origin.counters.requests == 0)
 

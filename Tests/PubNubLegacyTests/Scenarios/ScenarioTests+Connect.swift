@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -204,7 +205,7 @@ extension ScenarioTests {
         transport.setNetworkDown(true)
         let engine = harness.client.engine
         engine.queue.async { engine.startProbe() }
-        try await Self.waitUntil("a failed probe") {
+        try await eventually("a failed probe") {
             engine.queue.sync { engine.connection.reachability == .notReachable }
         }
         start = harness.mark

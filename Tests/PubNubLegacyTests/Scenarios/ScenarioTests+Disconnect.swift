@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -17,12 +18,12 @@ extension ScenarioTests {
         let a = PNChannel.channelWithName(Self.unique("a"))
         let b = PNChannel.channelWithName(Self.unique("b"))
         let poll = try await Self.subscribe(harness, ledger, [a, b], id: "subscribe")
-        try await Self.waitUntil("the long-poll parked at the origin") { origin.counters.parkedPolls == 1 }
+        try await eventually("the long-poll parked at the origin") { origin.counters.parkedPolls == 1 }
         var start = harness.mark
         var sentBefore = harness.traffic.count
         harness.client.disconnect()
         try await harness.check([Self.disconnected], from: start)
-        try await Self.waitUntil("the long-poll closed") {
+        try await eventually("the long-poll closed") {
             harness.traffic.requests[poll].failure == .cancelled && origin.counters.parkedPolls == 0
         }
         #expect(!harness.traffic.since(sentBefore).contains { $0.isLeave })

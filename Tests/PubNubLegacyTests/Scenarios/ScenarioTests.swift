@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -144,7 +145,7 @@ import Testing
         if let transport = harness.transport {
             let longPoll: (String) -> Bool = { $0.hasPrefix("/v2/subscribe/") && !$0.contains("tt=0&") }
             try await transport.waitForRequest(containing: "/v2/subscribe/")
-            try await Self.waitUntil("long-poll") { transport.targets.contains(where: longPoll) }
+            try await eventually("long-poll") { transport.targets.contains(where: longPoll) }
             return try #require(transport.targets.lastIndex(where: longPoll))
         }
         try await harness.traffic.wait(from: sentBefore, "long-poll") { $0.isSubscribe && $0.timetoken != 0 }
@@ -154,15 +155,6 @@ import Testing
     /// The connection state now.
     static func state(_ client: PubNub) -> ConnectionStateMachine.State {
         client.engine.queue.sync { client.engine.connection.state }
-    }
-
-    /// Waits (up to `seconds`) for `condition`.
-    static func waitUntil(_ what: String, within seconds: Double = 10, _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { throw RecorderTimeout(wanted: what, seen: []) }
-            try await Task.sleep(nanoseconds: 2_000_000)
-        }
     }
 
     /// A connected peer on the harness's origin that publishes `messages` to `channel` in order and waits until the
@@ -186,7 +178,7 @@ import Testing
                 }
             }
         }
-        try await Self.waitUntil("\(messages.count) acknowledged publishes", within: 20) {
+        try await eventually("\(messages.count) acknowledged publishes", within: 20) {
             acknowledged.current + failed.current == messages.count
         }
         #expect(failed.current == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -43,12 +44,8 @@ final class BlockLedger: @unchecked Sendable {
 
     /// Waits (up to `seconds`) until block `id` completed.
     func waitFor(_ id: String, within seconds: Double = 20) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while self.count(id) == 0 {
-            if Date() > deadline {
-                throw RecorderTimeout(wanted: "block \(id)", seen: self.recorder.entries.map(\.description))
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
+        try await eventually("block \(id); seen: \(self.recorder.entries.map(\.description))", within: seconds) {
+            self.count(id) > 0
         }
     }
 

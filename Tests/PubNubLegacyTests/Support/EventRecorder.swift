@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 
 @testable import PubNubLegacy
 
 /// Records, in delivery order, every delegate callback, sink event and completion block of a client, so tests can
 /// check payloads, order and exactly-once delivery. Everything it records arrives on the delivery queue.
-final class EventRecorder: ClientEventSink, PNDelegate, @unchecked Sendable {
+final class EventRecorder: NamingDelegate, ClientEventSink, @unchecked Sendable {
     // @unchecked: the only mutable state is `log`, a `Locked` box.
 
     /// Who reported an entry.
@@ -54,9 +55,12 @@ final class EventRecorder: ClientEventSink, PNDelegate, @unchecked Sendable {
         within seconds: Double = 5,
         sourceLocation: String = #function
     ) async throws -> Entry {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            let found = self.log.withLock { entries -> (Int, Entry)? in
+        var found: (Int, Entry)?
+        try await eventually(
+            "\(source?.rawValue ?? "any"):\(name); seen: \(self.entries.map(\.description))",
+            within: seconds
+        ) {
+            found = self.log.withLock { entries -> (Int, Entry)? in
                 let start = self.cursor.current
                 guard start < entries.count else { return nil }
                 for index in start..<entries.count {
@@ -67,32 +71,19 @@ final class EventRecorder: ClientEventSink, PNDelegate, @unchecked Sendable {
                 }
                 return nil
             }
-            if let (index, entry) = found {
-                self.cursor.set(index + 1)
-                return entry
-            }
-            if Date() > deadline {
-                throw RecorderTimeout(
-                    wanted: "\(source?.rawValue ?? "any"):\(name)",
-                    seen: self.entries.map(\.description)
-                )
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
+            return found != nil
         }
+        guard let (index, entry) = found else { preconditionFailure("eventually returned without a match") }
+        self.cursor.set(index + 1)
+        return entry
     }
 
     /// Waits until at least `count` entries named `name` (from `source`) were recorded, anywhere in the log.
     func waitForCount(_ count: Int, _ source: Source, _ name: String, within seconds: Double = 5) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while self.entries.filter({ $0.source == source && $0.name == name }).count < count {
-            if Date() > deadline {
-                throw RecorderTimeout(
-                    wanted: "\(count)× \(source.rawValue):\(name)",
-                    seen: self.entries.map(\.description)
-                )
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
-        }
+        try await eventually(
+            "\(count)× \(source.rawValue):\(name); seen: \(self.entries.map(\.description))",
+            within: seconds
+        ) { self.all(source, name).count >= count }
     }
 
     /// Entries named `name` (from `source`).
@@ -152,123 +143,11 @@ final class EventRecorder: ClientEventSink, PNDelegate, @unchecked Sendable {
 
     // MARK: - Delegate
 
-    func pubnubClient(_ client: PubNub, error: PNError) { self.record(.delegate, "error", error) }
-    func pubnubClient(_ client: PubNub, willConnectToOrigin: String) {
-        self.record(.delegate, "willConnect", willConnectToOrigin)
+    override func delegateCallback(_ name: String, _ payload: Any?) {
+        self.record(.delegate, name, payload)
     }
-    func pubnubClient(_ client: PubNub, didConnectToOrigin: String) {
-        self.record(.delegate, "didConnect", didConnectToOrigin)
-    }
-    func pubnubClient(_ client: PubNub, didDisconnectFromOrigin: String) {
-        self.record(.delegate, "didDisconnect", didDisconnectFromOrigin)
-    }
-    func pubnubClient(_ client: PubNub, didDisconnectFromOrigin: String, withError: PNError) {
-        self.record(.delegate, "didDisconnectWithError", withError)
-    }
-    func pubnubClient(_ client: PubNub, willDisconnectWithError: PNError) {
-        self.record(.delegate, "willDisconnectWithError", willDisconnectWithError)
-    }
-    func pubnubClient(_ client: PubNub, connectionDidFailWithError: PNError) {
-        self.record(.delegate, "connectionDidFail", connectionDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didSubscribeOnChannels: [PNChannel]) {
-        self.record(.delegate, "didSubscribe", didSubscribeOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, willRestoreSubscriptionOnChannels: [PNChannel]) {
-        self.record(.delegate, "willRestoreSubscription", willRestoreSubscriptionOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, didRestoreSubscriptionOnChannels: [PNChannel]) {
-        self.record(.delegate, "didRestoreSubscription", didRestoreSubscriptionOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, subscriptionDidFailWithError: PNError) {
-        self.record(.delegate, "subscriptionDidFail", subscriptionDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didUnsubscribeOnChannels: [PNChannel]) {
-        self.record(.delegate, "didUnsubscribe", didUnsubscribeOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, unsubscriptionDidFailWithError: PNError) {
-        self.record(.delegate, "unsubscriptionDidFail", unsubscriptionDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didEnablePresenceObservationOnChannels: [PNChannel]) {
-        self.record(.delegate, "didEnablePresenceObservation", didEnablePresenceObservationOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, presenceObservationEnablingDidFailWithError: PNError) {
-        self.record(.delegate, "presenceObservationEnablingDidFail", presenceObservationEnablingDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didDisablePresenceObservationOnChannels: [PNChannel]) {
-        self.record(.delegate, "didDisablePresenceObservation", didDisablePresenceObservationOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, presenceObservationDisablingDidFailWithError: PNError) {
-        self.record(.delegate, "presenceObservationDisablingDidFail", presenceObservationDisablingDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didEnablePushNotificationsOnChannels: [PNChannel]) {
-        self.record(.delegate, "didEnablePushNotifications", didEnablePushNotificationsOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, pushNotificationEnableDidFailWithError: PNError) {
-        self.record(.delegate, "pushNotificationEnableDidFail", pushNotificationEnableDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didDisablePushNotificationsOnChannels: [PNChannel]) {
-        self.record(.delegate, "didDisablePushNotifications", didDisablePushNotificationsOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, pushNotificationDisableDidFailWithError: PNError) {
-        self.record(.delegate, "pushNotificationDisableDidFail", pushNotificationDisableDidFailWithError)
-    }
-    func pubnubClientDidRemovePushNotifications(_ client: PubNub) {
-        self.record(.delegate, "didRemovePushNotifications")
-    }
-    func pubnubClient(_ client: PubNub, pushNotificationsRemoveFromChannelsDidFailWithError: PNError) {
-        self.record(.delegate, "pushNotificationRemoveDidFail", pushNotificationsRemoveFromChannelsDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didReceivePushNotificationEnabledChannels: [PNChannel]) {
-        self.record(.delegate, "didReceivePushNotificationEnabledChannels", didReceivePushNotificationEnabledChannels)
-    }
-    func pubnubClient(_ client: PubNub, pushNotificationEnabledChannelsReceiveDidFailWithError: PNError) {
-        self.record(
-            .delegate,
-            "pushNotificationEnabledChannelsDidFail",
-            pushNotificationEnabledChannelsReceiveDidFailWithError
-        )
-    }
-    func pubnubClient(_ client: PubNub, didReceiveTimeToken: NSNumber) {
-        self.record(.delegate, "didReceiveTimeToken", didReceiveTimeToken.uint64Value)
-    }
-    func pubnubClient(_ client: PubNub, timeTokenReceiveDidFailWithError: PNError) {
-        self.record(.delegate, "timeTokenReceiveDidFail", timeTokenReceiveDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, willSendMessage: PNMessage) {
-        self.record(.delegate, "willSendMessage", willSendMessage)
-    }
-    func pubnubClient(_ client: PubNub, didFailMessageSend: PNMessage?, withError: PNError) {
-        self.record(.delegate, "messageSendDidFail", withError)
-    }
-    func pubnubClient(_ client: PubNub, didSendMessage: PNMessage) {
-        self.record(.delegate, "didSendMessage", didSendMessage)
-    }
-    func pubnubClient(_ client: PubNub, didReceiveMessage: PNMessage) {
-        self.record(.delegate, "didReceiveMessage", didReceiveMessage)
-    }
-    func pubnubClient(_ client: PubNub, didReceivePresenceEvent: PNPresenceEvent) {
-        self.record(.delegate, "didReceivePresenceEvent", didReceivePresenceEvent)
-    }
-    func pubnubClient(
-        _ client: PubNub,
-        didReceiveMessageHistory: [PNMessage],
-        forChannel: PNChannel,
-        startingFrom: PNDate?,
-        to: PNDate?
-    ) {
-        self.record(.delegate, "didReceiveMessageHistory", didReceiveMessageHistory)
-    }
-    func pubnubClient(_ client: PubNub, didFailHistoryDownloadForChannel: PNChannel?, withError: PNError) {
-        self.record(.delegate, "historyDownloadDidFail", withError)
-    }
-    func pubnubClient(_ client: PubNub, didReceiveParticipantsList: [String], forChannel: PNChannel) {
-        self.record(.delegate, "didReceiveParticipantsList", didReceiveParticipantsList)
-    }
-    func pubnubClient(_ client: PubNub, didFailParticipantsListDownloadForChannel: PNChannel?, withError: PNError) {
-        self.record(.delegate, "participantsListDownloadDidFail", withError)
-    }
-    func shouldReconnectPubNubClient(_ client: PubNub) -> NSNumber? {
+
+    override func shouldReconnectPubNubClient(_ client: PubNub) -> NSNumber? {
         self.reconnectAnswer.current
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import PubNubLegacy
 
@@ -53,15 +54,14 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
     @discardableResult
     func waitForRequest(containing fragment: String, count: Int = 1, within seconds: Double = 5) async throws -> String
     {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
+        var last: String?
+        try await eventually("\(count)× request with \(fragment); seen: \(self.targets)", within: seconds) {
             let matching = self.targets.filter { $0.contains(fragment) }
-            if matching.count >= count, let last = matching.last { return last }
-            if Date() > deadline {
-                throw RecorderTimeout(wanted: "\(count)× request with \(fragment)", seen: self.targets)
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
+            last = matching.count >= count ? matching.last : nil
+            return last != nil
         }
+        guard let last else { preconditionFailure("eventually returned without a match") }
+        return last
     }
 
     /// Waits until a held request contains `fragment`, then answers it.
@@ -73,12 +73,8 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
     )
         async throws
     {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !self.answerHeld(containing: fragment, status: status, body: body) {
-            if Date() > deadline {
-                throw RecorderTimeout(wanted: "held request with \(fragment)", seen: self.targets)
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
+        try await eventually("held request with \(fragment); seen: \(self.targets)", within: seconds) {
+            self.answerHeld(containing: fragment, status: status, body: body)
         }
     }
 

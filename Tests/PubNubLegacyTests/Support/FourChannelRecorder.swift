@@ -1,5 +1,6 @@
 import Foundation
 import PNObservation
+import TestSupport
 
 @testable import PubNubLegacy
 
@@ -11,7 +12,7 @@ import PNObservation
 /// The payload key makes "the same payload" comparable across channels that receive it in different shapes: an
 /// object (error, message, presence event) by identity; channels by name; a time token by value; a history by
 /// the identities of its messages; a participants list by its identifiers.
-final class FourChannelRecorder: PNDelegate, @unchecked Sendable {
+final class FourChannelRecorder: NamingDelegate, @unchecked Sendable {
     // @unchecked: the mutable state is `log` and `tokens`, both `Locked` boxes; `center` and `client` are lets.
 
     enum Channel: Int, Sendable, Comparable, CustomStringConvertible {
@@ -42,6 +43,7 @@ final class FourChannelRecorder: PNDelegate, @unchecked Sendable {
     init(client: PubNub, center: PNObservationCenter) {
         self.center = center
         self.client = client
+        super.init()
         client.setDelegate(self)
         self.registerObservers()
         let names = Self.notificationNames
@@ -103,12 +105,10 @@ final class FourChannelRecorder: PNDelegate, @unchecked Sendable {
 
     /// Waits until at least `count` entries exist from index `start` on; returns false at the deadline.
     func waitForEntries(_ count: Int, from start: Int, within seconds: Double) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while self.entries.count - start < count {
-            if Date() > deadline { return false }
-            try await Task.sleep(nanoseconds: 2_000_000)
-        }
-        return true
+        (try? await eventually("\(count) entries from \(start)", within: seconds) {
+            self.entries.count - start >= count
+        })
+            != nil
     }
 
     // MARK: - Payload keys
@@ -125,6 +125,8 @@ final class FourChannelRecorder: PNDelegate, @unchecked Sendable {
             return "channels:" + channels.map(\.name).joined(separator: ",")
         case let token as NSNumber:
             return "token:\(token.uint64Value)"
+        case let token as UInt64:
+            return "token:\(token)"
         case let message as PNMessage:
             return "message#\(Self.id(message))"
         case let event as PNPresenceEvent:
@@ -253,114 +255,7 @@ final class FourChannelRecorder: PNDelegate, @unchecked Sendable {
 
     // MARK: - Delegate
 
-    private func delegate(_ label: String, _ value: Any?) {
-        self.record(.delegate, label, Self.key(value))
-    }
-
-    func pubnubClient(_ client: PubNub, error: PNError) { self.delegate("error", error) }
-    func pubnubClient(_ client: PubNub, willConnectToOrigin: String) {
-        self.delegate("willConnect", willConnectToOrigin)
-    }
-    func pubnubClient(_ client: PubNub, didConnectToOrigin: String) { self.delegate("didConnect", didConnectToOrigin) }
-    func pubnubClient(_ client: PubNub, didDisconnectFromOrigin: String) {
-        self.delegate("didDisconnect", didDisconnectFromOrigin)
-    }
-    func pubnubClient(_ client: PubNub, didDisconnectFromOrigin: String, withError: PNError) {
-        self.delegate("didDisconnectWithError", withError)
-    }
-    func pubnubClient(_ client: PubNub, willDisconnectWithError: PNError) {
-        self.delegate("willDisconnectWithError", willDisconnectWithError)
-    }
-    func pubnubClient(_ client: PubNub, connectionDidFailWithError: PNError) {
-        self.delegate("connectionDidFail", connectionDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didSubscribeOnChannels: [PNChannel]) {
-        self.delegate("didSubscribe", didSubscribeOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, willRestoreSubscriptionOnChannels: [PNChannel]) {
-        self.delegate("willRestoreSubscription", willRestoreSubscriptionOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, didRestoreSubscriptionOnChannels: [PNChannel]) {
-        self.delegate("didRestoreSubscription", didRestoreSubscriptionOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, subscriptionDidFailWithError: PNError) {
-        self.delegate("subscriptionDidFail", subscriptionDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didUnsubscribeOnChannels: [PNChannel]) {
-        self.delegate("didUnsubscribe", didUnsubscribeOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, unsubscriptionDidFailWithError: PNError) {
-        self.delegate("unsubscriptionDidFail", unsubscriptionDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didEnablePresenceObservationOnChannels: [PNChannel]) {
-        self.delegate("didEnablePresenceObservation", didEnablePresenceObservationOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, presenceObservationEnablingDidFailWithError: PNError) {
-        self.delegate("presenceObservationEnablingDidFail", presenceObservationEnablingDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didDisablePresenceObservationOnChannels: [PNChannel]) {
-        self.delegate("didDisablePresenceObservation", didDisablePresenceObservationOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, presenceObservationDisablingDidFailWithError: PNError) {
-        self.delegate("presenceObservationDisablingDidFail", presenceObservationDisablingDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didEnablePushNotificationsOnChannels: [PNChannel]) {
-        self.delegate("didEnablePushNotifications", didEnablePushNotificationsOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, pushNotificationEnableDidFailWithError: PNError) {
-        self.delegate("pushNotificationEnableDidFail", pushNotificationEnableDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didDisablePushNotificationsOnChannels: [PNChannel]) {
-        self.delegate("didDisablePushNotifications", didDisablePushNotificationsOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, pushNotificationDisableDidFailWithError: PNError) {
-        self.delegate("pushNotificationDisableDidFail", pushNotificationDisableDidFailWithError)
-    }
-    func pubnubClientDidRemovePushNotifications(_ client: PubNub) { self.delegate("didRemovePushNotifications", nil) }
-    func pubnubClient(_ client: PubNub, pushNotificationsRemoveFromChannelsDidFailWithError: PNError) {
-        self.delegate("pushNotificationRemoveDidFail", pushNotificationsRemoveFromChannelsDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didReceivePushNotificationEnabledChannels: [PNChannel]) {
-        self.delegate("didReceivePushNotificationEnabledChannels", didReceivePushNotificationEnabledChannels)
-    }
-    func pubnubClient(_ client: PubNub, pushNotificationEnabledChannelsReceiveDidFailWithError: PNError) {
-        self.delegate("pushNotificationEnabledChannelsDidFail", pushNotificationEnabledChannelsReceiveDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didReceiveTimeToken: NSNumber) {
-        self.delegate("didReceiveTimeToken", didReceiveTimeToken)
-    }
-    func pubnubClient(_ client: PubNub, timeTokenReceiveDidFailWithError: PNError) {
-        self.delegate("timeTokenReceiveDidFail", timeTokenReceiveDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, willSendMessage: PNMessage) {
-        self.delegate("willSendMessage", willSendMessage)
-    }
-    func pubnubClient(_ client: PubNub, didFailMessageSend: PNMessage?, withError: PNError) {
-        self.delegate("messageSendDidFail", withError)
-    }
-    func pubnubClient(_ client: PubNub, didSendMessage: PNMessage) { self.delegate("didSendMessage", didSendMessage) }
-    func pubnubClient(_ client: PubNub, didReceiveMessage: PNMessage) {
-        self.delegate("didReceiveMessage", didReceiveMessage)
-    }
-    func pubnubClient(_ client: PubNub, didReceivePresenceEvent: PNPresenceEvent) {
-        self.delegate("didReceivePresenceEvent", didReceivePresenceEvent)
-    }
-    func pubnubClient(
-        _ client: PubNub,
-        didReceiveMessageHistory: [PNMessage],
-        forChannel: PNChannel,
-        startingFrom: PNDate?,
-        to: PNDate?
-    ) {
-        self.delegate("didReceiveMessageHistory", didReceiveMessageHistory)
-    }
-    func pubnubClient(_ client: PubNub, didFailHistoryDownloadForChannel: PNChannel?, withError: PNError) {
-        self.delegate("historyDownloadDidFail", withError)
-    }
-    func pubnubClient(_ client: PubNub, didReceiveParticipantsList: [String], forChannel: PNChannel) {
-        self.delegate("didReceiveParticipantsList", didReceiveParticipantsList)
-    }
-    func pubnubClient(_ client: PubNub, didFailParticipantsListDownloadForChannel: PNChannel?, withError: PNError) {
-        self.delegate("participantsListDownloadDidFail", withError)
+    override func delegateCallback(_ name: String, _ payload: Any?) {
+        self.record(.delegate, name, Self.key(payload))
     }
 }

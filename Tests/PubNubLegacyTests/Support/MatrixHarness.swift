@@ -1,6 +1,7 @@
 import Foundation
 import LocalOrigin
 import PNObservation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -269,12 +270,8 @@ final class MatrixHarness: @unchecked Sendable {
     }
 
     func waitFor(_ channel: FourChannelRecorder.Channel, _ label: String, from start: Int) async throws {
-        let deadline = Date().addingTimeInterval(20)
-        while !self.recorder.entries.dropFirst(start).contains(where: { $0.channel == channel && $0.label == label }) {
-            if Date() > deadline {
-                throw RecorderTimeout(wanted: "\(channel):\(label)", seen: self.recorder.entries.map(\.description))
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
+        try await eventually("\(channel):\(label); seen: \(self.recorder.entries.map(\.description))", within: 20) {
+            self.recorder.entries.dropFirst(start).contains { $0.channel == channel && $0.label == label }
         }
         // The rest of that delivery round (observers, notification, block) lands before the next window opens.
         self.client.engine.dispatcher.queue.sync {}
@@ -292,11 +289,9 @@ final class MatrixHarness: @unchecked Sendable {
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         let expected = rows.flatMap(\.expected)
-        let deadline = Date().addingTimeInterval(20)
-        while self.recorder.entries.dropFirst(start).filter({ !ignoring($0) }).count < expected.count,
-            Date() < deadline
-        {
-            try await Task.sleep(nanoseconds: 2_000_000)
+        // At the deadline the comparison below runs anyway: it shows what is missing.
+        _ = try? await eventually("\(expected.count) entries", within: 20) {
+            self.recorder.entries.dropFirst(start).filter { !ignoring($0) }.count >= expected.count
         }
         // Everything the engine emitted by now reaches the delivery queue before this returns.
         self.client.engine.queue.sync {}

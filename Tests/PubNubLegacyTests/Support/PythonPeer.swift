@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import PubNubLegacy
 
@@ -95,51 +96,46 @@ final class PythonPeer: @unchecked Sendable {
     /// A `FAILED` line, the process ending first, or the deadline throws with everything the peer printed.
     @discardableResult
     func next(_ word: String, within seconds: Double = 30) async throws -> String {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            // Read before the search: once closed, every line is in the buffer.
-            let closed = self.outputClosed.current
-            let found = self.lines.withLock { lines -> (Int, String)? in
-                let start = self.cursor.current
-                guard start < lines.count else { return nil }
-                for index in start..<lines.count {
-                    let line = lines[index]
-                    if line == word || line.hasPrefix(word + " ") || line.hasPrefix("FAILED ") {
-                        return (index, line)
+        var match: (Int, String)?
+        do {
+            try await eventually("\(word) from the Python peer", within: seconds) {
+                // Read before the search: once closed, every line is in the buffer.
+                let closed = self.outputClosed.current
+                match = self.lines.withLock { lines -> (Int, String)? in
+                    let start = self.cursor.current
+                    guard start < lines.count else { return nil }
+                    for index in start..<lines.count {
+                        let line = lines[index]
+                        if line == word || line.hasPrefix(word + " ") || line.hasPrefix("FAILED ") {
+                            return (index, line)
+                        }
                     }
+                    return nil
                 }
-                return nil
-            }
-            if let (index, line) = found {
-                self.cursor.set(index + 1)
-                if line.hasPrefix("FAILED ") && word != "FAILED" {
-                    throw PythonPeerError.failed(self.transcript)
-                }
-                return String(line.dropFirst(min(line.count, word.count + 1)))
-            }
-            if closed {
                 // The peer closed its stdout (it exited) without printing the line asked for.
-                _ = try? await self.exitStatus(within: 5)
-                throw PythonPeerError.exited(
-                    self.process.isRunning ? -1 : self.process.terminationStatus,
-                    self.transcript
-                )
+                if match == nil && closed { throw PythonPeerError.exited(-1, "") }
+                return match != nil
             }
-            if Date() > deadline {
-                throw PythonPeerError.timeout(word, self.transcript)
-            }
-            try await Task.sleep(nanoseconds: 5_000_000)
+        } catch is EventuallyTimeout {
+            throw PythonPeerError.timeout(word, self.transcript)
+        } catch PythonPeerError.exited {
+            _ = try? await self.exitStatus(within: 5)
+            throw PythonPeerError.exited(self.process.isRunning ? -1 : self.process.terminationStatus, self.transcript)
         }
+        guard let (index, line) = match else { preconditionFailure("eventually returned without a match") }
+        self.cursor.set(index + 1)
+        if line.hasPrefix("FAILED ") && word != "FAILED" {
+            throw PythonPeerError.failed(self.transcript)
+        }
+        return String(line.dropFirst(min(line.count, word.count + 1)))
     }
 
     /// Waits (up to `seconds`) for the peer to exit by itself and returns its exit status.
     func exitStatus(within seconds: Double = 30) async throws -> Int32 {
-        let deadline = Date().addingTimeInterval(seconds)
-        while self.process.isRunning {
-            if Date() > deadline {
-                throw PythonPeerError.timeout("exit", self.transcript)
-            }
-            try await Task.sleep(nanoseconds: 5_000_000)
+        do {
+            try await eventually("the Python peer to exit", within: seconds) { !self.process.isRunning }
+        } catch is EventuallyTimeout {
+            throw PythonPeerError.timeout("exit", self.transcript)
         }
         return self.process.terminationStatus
     }
@@ -148,11 +144,9 @@ final class PythonPeer: @unchecked Sendable {
     func stop() {
         guard self.process.isRunning else { return }
         self.process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while self.process.isRunning && Date() < deadline {
-            usleep(10_000)
-        }
-        if self.process.isRunning {
+        if (try? eventuallyBlocking("the Python peer to exit after SIGTERM", within: 5, { !self.process.isRunning }))
+            == nil
+        {
             kill(self.process.processIdentifier, SIGKILL)
         }
         self.process.waitUntilExit()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import PubNubLegacy
 
@@ -86,43 +87,21 @@ final class RawHTTPServer: @unchecked Sendable {
         self.handler = handler
         self.upstream = upstream
         self.pipelinedBeforeAnswer = pipelinedBeforeAnswer
-        let fd = socket(AF_INET, Self.streamType, 0)
+        let fd = LoopbackSocket.tcp()
         guard fd >= 0 else { throw POSIXError(.EIO) }
-        var one: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard bound == 0, named == 0, listen(fd, 64) == 0 else {
+        LoopbackSocket.setOption(fd, SOL_SOCKET, SO_REUSEADDR, 1)
+        guard LoopbackSocket.bind(fd, port: 0) == 0, let port = LoopbackSocket.localPort(fd), listen(fd, 64) == 0 else {
             close(fd)
             throw POSIXError(.EADDRINUSE)
         }
         self.listener = fd
-        self.port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         self.threads.enter()
         Thread { [self] in
             self.acceptLoop()
             self.threads.leave()
         }.start()
     }
-
-    private static let streamType: Int32 = {
-        #if canImport(Glibc)
-        return Int32(SOCK_STREAM.rawValue)
-        #else
-        return SOCK_STREAM
-        #endif
-    }()
 
     /// `http://127.0.0.1:PORT` + `path`.
     func url(_ path: String) -> URL {

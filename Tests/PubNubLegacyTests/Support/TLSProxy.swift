@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import PubNubLegacy
 
@@ -45,13 +46,14 @@ final class TLSProxy: @unchecked Sendable {
         mode: Mode = .relay
     ) async throws -> TLSProxy {
         let proxy = try TLSProxy(originPort: originPort, identity: identity, mode: mode)
-        let deadline = Date().addingTimeInterval(10)
-        while proxy.port == nil {
-            guard proxy.process.isRunning, Date() < deadline else {
-                proxy.stop()
-                throw TLSProxyError.notListening(proxy.lines.current)
+        do {
+            try await eventually("the TLS terminator to listen") {
+                guard proxy.process.isRunning else { throw TLSProxyError.notListening(proxy.lines.current) }
+                return proxy.port != nil
             }
-            try await Task.sleep(nanoseconds: 5_000_000)
+        } catch {
+            proxy.stop()
+            throw error is EventuallyTimeout ? TLSProxyError.notListening(proxy.lines.current) : error
         }
         return proxy
     }
@@ -139,12 +141,10 @@ final class TLSProxy: @unchecked Sendable {
     /// schedule, e.g. a refused handshake only once the client's alert arrived, which may be after the client moved
     /// on.
     func waitForConnection(_ kind: Connection, within seconds: Double = 10) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !self.connections.contains(kind) {
-            if Date() > deadline {
-                throw TLSProxyError.noConnection(kind.rawValue, self.lines.current)
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
+        do {
+            try await eventually("a \(kind.rawValue) connection", within: seconds) { self.connections.contains(kind) }
+        } catch is EventuallyTimeout {
+            throw TLSProxyError.noConnection(kind.rawValue, self.lines.current)
         }
     }
 
@@ -160,11 +160,7 @@ final class TLSProxy: @unchecked Sendable {
     /// folder the proxy made.
     func stop() {
         self.closeInput()
-        let deadline = Date().addingTimeInterval(5)
-        while self.process.isRunning, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        if self.process.isRunning {
+        if (try? eventuallyBlocking("the TLS terminator to exit", within: 5, { !self.process.isRunning })) == nil {
             self.process.send(SIGKILL)
             self.process.waitUntilExit()
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import PubNubLegacy
 
@@ -107,15 +108,12 @@ final class TrafficLog: @unchecked Sendable {
         _ what: String,
         where match: @escaping (Request) -> Bool
     ) async throws -> [Request] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            let found = self.since(start).filter(match)
-            if found.count >= count { return found }
-            if Date() > deadline {
-                throw RecorderTimeout(wanted: "\(count)× \(what)", seen: self.requests.map(\.description))
-            }
-            try await Task.sleep(nanoseconds: 2_000_000)
+        var found: [Request] = []
+        try await eventually("\(count)× \(what); seen: \(self.requests.map(\.description))", within: seconds) {
+            found = self.since(start).filter(match)
+            return found.count >= count
         }
+        return found
     }
 }
 

@@ -87,6 +87,17 @@ final class SocketTransport: HTTPTransport {
         self.pool.idleConnectionCount
     }
 
+    /// Idle connections that a next request would discard as stale (the peer closed them, or sent bytes), for tests
+    /// that wait until a server's close has reached the client before sending again.
+    var staleIdleConnectionCount: Int {
+        self.pool.staleIdleConnectionCount
+    }
+
+    /// Requests sent and not yet taken by a worker (waiting for a connection slot), for tests.
+    var queuedRequestCount: Int {
+        self.pool.queuedRequestCount
+    }
+
     /// Closes the connections resting in the idle pool, so the next request opens a new one (benchmarks time that).
     func closeIdleConnections() {
         self.pool.closeIdleConnections()
@@ -142,6 +153,15 @@ final class SocketPool: @unchecked Sendable {
 
     var idleConnectionCount: Int {
         self.locked { $0.idle.count }
+    }
+
+    /// Checked under the lock, so no worker takes a connection out while its socket is polled.
+    var staleIdleConnectionCount: Int {
+        self.locked { state in state.idle.count { !$0.isHealthyWhileIdle } }
+    }
+
+    var queuedRequestCount: Int {
+        self.locked { $0.waiting.count - $0.waitingHead }
     }
 
     func closeIdleConnections() {

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -125,8 +126,8 @@ import Testing
         let release = Locked(false)
         let server = try RawHTTPServer(pipelinedBeforeAnswer: 4) { request in
             if request.target == "/r0" {
-                let deadline = Date().addingTimeInterval(120)
-                while !release.current && Date() < deadline { usleep(2_000) }
+                // Held until the test lets go; at the deadline the handler answers anyway.
+                try? eventuallyBlocking("the test to release the head", within: 120) { release.current }
             }
             return .send(RawHTTPServer.ok("answer:\(request.target)"), close: false)
         }
@@ -139,7 +140,7 @@ import Testing
         }
         // All four are on the wire (the server started serving) while the head is held: answers come in order, so
         // none can have arrived.
-        try await SocketTransportTests.waitUntil(within: 60) { server.requests.count >= 1 }
+        try await eventually("server.requests.count >= 1", within: 60) { server.requests.count >= 1 }
         #expect(log.reported == 0)
         release.set(true)
         try await log.waitFor(4)
@@ -152,8 +153,8 @@ import Testing
         let release = Locked(false)
         let server = try RawHTTPServer(pipelinedBeforeAnswer: 3) { request in
             if request.target == "/r0" {
-                let deadline = Date().addingTimeInterval(120)
-                while !release.current && Date() < deadline { usleep(2_000) }
+                // Held until the test lets go; at the deadline the handler answers anyway.
+                try? eventuallyBlocking("the test to release the head", within: 120) { release.current }
             }
             return .send(RawHTTPServer.ok("answer:\(request.target)"), close: false)
         }
@@ -165,7 +166,7 @@ import Testing
         for id in 0..<3 {
             tasks.append(transport.send(Self.get(server, "/r\(id)", timeout: 120), completion: log.completion(id)))
         }
-        try await SocketTransportTests.waitUntil(within: 60) { server.requests.count >= 1 }
+        try await eventually("server.requests.count >= 1", within: 60) { server.requests.count >= 1 }
         tasks[1].cancel()
         try await log.waitFor(1)
         release.set(true)
@@ -188,8 +189,8 @@ import Testing
         // The answer is held until the test ends, so only the invalidation can end the request.
         let ended = Locked(false)
         let server = try RawHTTPServer { _ in
-            let deadline = Date().addingTimeInterval(120)
-            while !ended.current && Date() < deadline { usleep(2_000) }
+            // Held until the test lets go; at the deadline the handler answers anyway.
+            try? eventuallyBlocking("the test to end", within: 120) { ended.current }
             return .hangUp
         }
         defer {
@@ -197,7 +198,7 @@ import Testing
             server.stop()
         }
         transport.send(Self.get(server, "/held", timeout: 120), completion: log.completion(1))
-        try await SocketTransportTests.waitUntil(within: 60) { server.requests.count >= 1 }
+        try await eventually("server.requests.count >= 1", within: 60) { server.requests.count >= 1 }
         transport.invalidate()
         try await log.waitFor(2)
         #expect(log.results(1).count == 1)

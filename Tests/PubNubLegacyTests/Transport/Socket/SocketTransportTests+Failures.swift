@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -68,11 +69,15 @@ extension SocketTransportTests {
         try origin.inject(.neverAnswer, on: .operation(.publish), count: 1)
         let log = CompletionLog()
         transport.send(Self.get("http://\(origin.address)/publish/p/s/0/ch/0/1"), completion: log.completion(0))
-        try await Self.waitUntil { origin.faultCounters.unanswered == 1 }
+        try await eventually("origin.faultCounters.unanswered == 1", within: 20) {
+            origin.faultCounters.unanswered == 1
+        }
         try origin.clearFaults()
         try await log.waitFor(1)
         #expect(Self.networkCode(log.results(0)[0]) == NSURLErrorNetworkConnectionLost)
-        try await Task.sleep(for: .milliseconds(50))
+        // A later request through the one slot is answered after any re-send of the publish would have gone out.
+        let later = try await Self.outcome(transport, Self.get("http://\(origin.address)/time/0")).get()
+        #expect(later.status == 200)
         #expect(origin.faultCounters.unanswered == 1)
         #expect(origin.counters.publishes == 0)
     }
@@ -124,7 +129,9 @@ extension SocketTransportTests {
         defer { transport.invalidate() }
         _ = try await Self.outcome(transport, Self.get("http://\(origin.address)/time/0")).get()
         try origin.restart(keepingStore: true)
-        try await Task.sleep(for: .milliseconds(50))
+        try await eventually("the restart's close to reach the idle connection") {
+            transport.staleIdleConnectionCount == 1
+        }
         let answer = try await Self.outcome(transport, Self.get("http://\(origin.address)/time/0")).get()
         #expect(answer.status == 200)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -37,8 +38,10 @@ extension SocketTransportTests {
         _ = try await Self.outcome(transport, Self.get(url)).get()
         #expect(transport.idleConnectionCount == 1)
         origin.closeAllConnections()
-        // Give the close time to reach the client's socket, then publish again on a fresh connection.
-        try await Task.sleep(for: .milliseconds(50))
+        // Once the close has reached the client's idle socket, publish again: on a fresh connection.
+        try await eventually("the origin's close to reach the idle connection") {
+            transport.staleIdleConnectionCount == 1
+        }
         let second = try await Self.outcome(transport, Self.get(url)).get()
         #expect(second.status == 200)
         #expect(origin.counters.publishes == 2)
@@ -52,8 +55,10 @@ extension SocketTransportTests {
         for _ in 0..<3 {
             let answer = try await Self.outcome(transport, Self.get(server.url("/").absoluteString)).get()
             #expect(answer.status == 200)
-            try await Self.waitUntil { server.requests.count >= server.accepted }
-            try await Task.sleep(for: .milliseconds(20))
+            // The answer pooled the connection; the server closes it, and the next request must find it stale.
+            try await eventually("the server's close to reach the idle connection", within: 20) {
+                transport.staleIdleConnectionCount == 1
+            }
         }
         #expect(server.requests.count == 3)
         #expect(server.accepted == 3)
@@ -79,15 +84,18 @@ extension SocketTransportTests {
                 completion: log.completion(index)
             )
         }
-        try await Self.waitUntil { server.requests.count >= 2 }
-        // Nothing more arrives while both are held.
-        try await Task.sleep(for: .milliseconds(100))
+        try await eventually("server.requests.count >= 2", within: 20) { server.requests.count >= 2 }
+        // Nothing more goes out while both are held: the other three wait in the transport's queue.
+        try await eventually("three requests queued behind the two held") { transport.queuedRequestCount == 3 }
         #expect(server.requests.count == 2)
+        #expect(server.accepted == 2)
         #expect(Set(server.requests.map(\.target)) == ["/0", "/1"])
         // Freeing one slot at a time sends the waiting requests in the order they were sent.
         for (index, expected) in ["/2", "/3", "/4"].enumerated() {
             release.signal()
-            try await Self.waitUntil { server.requests.count >= 3 + index }
+            try await eventually("server.requests.count >= 3 + index", within: 20) {
+                server.requests.count >= 3 + index
+            }
             #expect(server.requests.last?.target == expected)
         }
         release.signal()
@@ -119,15 +127,19 @@ extension SocketTransportTests {
             Self.get(server.url("/second").absoluteString, timeout: 60),
             completion: log.completion(1)
         )
-        try await Self.waitUntil { server.requests.count >= 1 }
+        try await eventually("server.requests.count >= 1", within: 20) { server.requests.count >= 1 }
         waiting.cancel()
         waiting.cancel()
         try await log.waitFor(1)
         #expect(log.results(1) == [.failure(.cancelled)])
         release.signal()
         try await log.waitFor(2)
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(server.requests.map(\.target) == ["/first"])
+        // A later request through the one slot answers after anything queued before it: had the cancelled request
+        // still gone out, the server would have seen it before this one.
+        release.signal()
+        transport.send(Self.get(server.url("/later").absoluteString, timeout: 60), completion: log.completion(2))
+        try await log.waitFor(3)
+        #expect(server.requests.map(\.target) == ["/first", "/later"])
         #expect(log.results(0).count == 1)
         #expect(log.results(1).count == 1)
     }
@@ -144,7 +156,9 @@ extension SocketTransportTests {
             Self.get("http://\(origin.address)/time/0", timeout: 300),
             completion: log.completion(0)
         )
-        try await Self.waitUntil(within: 120) { origin.faultCounters.unanswered == 1 }
+        try await eventually("origin.faultCounters.unanswered == 1", within: 120) {
+            origin.faultCounters.unanswered == 1
+        }
         task.cancel()
         try await log.waitFor(1)
         task.cancel()
@@ -181,7 +195,9 @@ extension SocketTransportTests {
         let log = CompletionLog()
         transport.send(Self.get("http://\(origin.address)/time/0", timeout: 30), completion: log.completion(0))
         transport.send(Self.get("http://\(origin.address)/time/0", timeout: 30), completion: log.completion(1))
-        try await Self.waitUntil { origin.faultCounters.unanswered == 1 }
+        try await eventually("origin.faultCounters.unanswered == 1", within: 20) {
+            origin.faultCounters.unanswered == 1
+        }
         transport.invalidate()
         try await log.waitFor(2)
         #expect(log.results(0) == [.failure(.cancelled)])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -19,7 +20,9 @@ extension SocketTransportTests {
         let first = try await Self.outcome(transport, Self.get(server.url("/first").absoluteString)).get()
         #expect(String(decoding: first.body, as: UTF8.self) == "first")
         // The unrequested answer lands on the idle connection before the next request takes it.
-        try await Task.sleep(for: .milliseconds(300))
+        try await eventually("the unrequested answer to reach the idle connection") {
+            transport.staleIdleConnectionCount == 1
+        }
         let second = try await Self.outcome(transport, Self.get(server.url("/second").absoluteString)).get()
         #expect(String(decoding: second.body, as: UTF8.self) == "own /second")
         #expect(server.accepted == 2)

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -21,13 +22,8 @@ final class CompletionLog: @unchecked Sendable {
 
     /// Waits until `count` requests have reported, or fails the test after `seconds`.
     func waitFor(_ count: Int, within seconds: Double = 20) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while self.reported < count {
-            if Date() > deadline {
-                Issue.record("only \(self.reported) of \(count) requests reported")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(5))
+        try await eventually("\(count) requests reported (\(self.reported) so far)", within: seconds) {
+            self.reported >= count
         }
     }
 }
@@ -44,18 +40,6 @@ final class CompletionLog: @unchecked Sendable {
 
     static func get(_ url: String, timeout: TimeInterval = 20) -> TransportRequest {
         TransportRequest(method: "GET", url: URL(string: url)!, body: nil, timeout: timeout)
-    }
-
-    /// Waits until `condition` holds, or fails the test after `seconds`.
-    static func waitUntil(within seconds: Double = 20, _ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline {
-                Issue.record("condition not met within \(seconds) s")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
     }
 
     // MARK: - Success
