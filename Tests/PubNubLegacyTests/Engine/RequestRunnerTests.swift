@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -242,50 +243,21 @@ struct RunnerHarness: Sendable {
     }
 }
 
-/// What the operations (and lanes) reported, in order, with deadline-bound waits.
+/// What the operations (and lanes) reported, in order.
 final class Outcomes: Sendable {
     static let settledMark = "settled"
 
-    private struct Waiter {
-        let entry: String
-        let continuation: CheckedContinuation<Void, any Error>
-    }
+    private let state = Locked<[String]>([])
 
-    private struct State {
-        var entries: [String] = []
-        var waiters: [Int: Waiter] = [:]
-        var nextKey = 0
-    }
+    var entries: [String] { self.state.current }
 
-    private let state = Locked(State())
-
-    var entries: [String] { self.state.current.entries }
-
-    /// Appends `entry` and wakes whoever waits for it.
     func add(_ entry: String) {
-        let ready = self.state.withLock { state -> [Waiter] in
-            state.entries.append(entry)
-            let keys = state.waiters.filter { $0.value.entry == entry }.map(\.key)
-            return keys.compactMap { state.waiters.removeValue(forKey: $0) }
-        }
-        for waiter in ready { waiter.continuation.resume() }
+        self.state.withLock { $0.append(entry) }
     }
 
-    /// Returns once `entry` was added; throws when it was not within `seconds`.
+    /// Returns once `entry` was added; throws `EventuallyTimeout` when it was not within `seconds`.
     func wait(for entry: String, within seconds: Double = 30) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let key = self.state.withLock { state -> Int? in
-                if state.entries.contains(entry) { return nil }
-                state.nextKey += 1
-                state.waiters[state.nextKey] = Waiter(entry: entry, continuation: continuation)
-                return state.nextKey
-            }
-            guard let key else { return continuation.resume() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-                let (waiter, seen) = self.state.withLock { ($0.waiters.removeValue(forKey: key), $0.entries) }
-                waiter?.continuation.resume(throwing: RecorderTimeout(wanted: entry, seen: seen))
-            }
-        }
+        try await eventually("\(entry) among \(self.entries)", within: seconds) { self.entries.contains(entry) }
     }
 
     /// Waits for the settled mark and returns the entries before it.
