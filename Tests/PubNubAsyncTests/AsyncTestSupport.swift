@@ -126,8 +126,15 @@ enum AsyncFixture {
         probeInterval: TimeInterval = 1_000,
         configure: (PNConfiguration) -> Void = { _ in }
     ) async throws -> PubNubClient {
-        let client = PubNubClient(configuration: Self.configuration(origin, configure: configure))
-        client.legacy.engine.queue.sync { client.legacy.engine.probeInterval = probeInterval }
+        var timings = EngineTimings.standard
+        timings.probeInterval = probeInterval
+        let legacy = PubNub(
+            configuration: Self.configuration(origin, configure: configure),
+            delegate: nil,
+            eventSinks: [],
+            timings: timings
+        )
+        let client = PubNubClient(wrapping: legacy)
         try await client.connect()
         return client
     }

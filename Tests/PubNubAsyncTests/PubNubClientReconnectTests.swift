@@ -24,7 +24,7 @@ import Testing
         try await eventually("the long-poll after m0 to park") {
             origin.requestLog.contains { $0.target.contains("/v2/subscribe/") && AsyncFixture.token($0.target) != "0" }
         }
-        let cursor = try #require(listener.legacy.engine.queue.sync { listener.legacy.engine.loop.machine.cursor })
+        let cursor = try #require(listener.legacy.engine.subscribeCursorNow)
         let before = origin.requestLog.count
 
         // The replacement long-poll is held by the origin while m1 is published: it must still bring m1, once.

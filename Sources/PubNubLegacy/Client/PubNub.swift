@@ -22,6 +22,8 @@ public final class PubNub: @unchecked Sendable {
     private struct SharedState {
         var client: PubNub?
         var sinks: [any ClientEventSink] = []
+        /// The engine timings of the next shared client (tests choose them through `resetClient(nextTimings:)`).
+        var timings = EngineTimings.standard
     }
 
     // MARK: - Instances
@@ -39,14 +41,17 @@ public final class PubNub: @unchecked Sendable {
         self.init(configuration: configuration, delegate: delegate, eventSinks: [])
     }
 
-    /// Internal designated initializer: `eventSinks` join the observation-center slot (tests use recorders).
+    /// Internal designated initializer: `eventSinks` join the observation-center slot (tests use recorders); tests
+    /// may also choose the lanes, the engine's `timings` and the `clock` its timers run on.
     init(
         configuration: PNConfiguration?,
         delegate: (any PNDelegate)?,
         eventSinks: [any ClientEventSink],
         serviceLane: (any HTTPTransport)? = nil,
         longPollLane: (any HTTPTransport)? = nil,
-        pipelineLane: (any HTTPTransport)? = nil
+        pipelineLane: (any HTTPTransport)? = nil,
+        timings: EngineTimings = .standard,
+        clock: any EngineClock = DispatchClock()
     ) {
         self.engine = ClientEngine(
             deliveryQueue: configuration?.deliveryQueue ?? DispatchQueue.main,
@@ -55,7 +60,9 @@ public final class PubNub: @unchecked Sendable {
             // one unrequested answer on a reused connection would shift every later one (SocketTransport).
             longPollLane: longPollLane
                 ?? RoutingTransport(maximumConnections: 2, label: "long-poll", reusesConnections: false),
-            pipelineLane: pipelineLane ?? PipelinedTransport(label: "publish")
+            pipelineLane: pipelineLane ?? PipelinedTransport(label: "publish"),
+            timings: timings,
+            clock: clock
         )
         self.engine.dispatcher.attach(client: self)
         for sink in eventSinks {
@@ -110,7 +117,7 @@ public final class PubNub: @unchecked Sendable {
             if let client = shared.client {
                 return client
             }
-            let client = PubNub()
+            let client = PubNub(configuration: nil, delegate: nil, eventSinks: [], timings: shared.timings)
             client.engine.queue.async {
                 client.engine.purgesChannelCacheOnDisconnect = true
             }
@@ -126,8 +133,14 @@ public final class PubNub: @unchecked Sendable {
     /// blocks are dropped, the channel cache is purged, and the next `sharedInstance()` is a new client without
     /// configuration, delegate or identifier.
     public static func resetClient() {
+        self.resetClient(nextTimings: .standard)
+    }
+
+    /// `resetClient()`, after which the next shared client runs its engine with `nextTimings`.
+    static func resetClient(nextTimings: EngineTimings) {
         let client = self.shared.withLock { shared -> PubNub? in
             defer { shared.client = nil }
+            shared.timings = nextTimings
             // The default observation center follows the shared instance: events of the old client still waiting
             // on its delivery queue must not reach the observers of the next one.
             for sink in shared.sinks {

@@ -9,28 +9,47 @@ extension ClientEngine {
     /// Probes in 10 s unless a probe is already due.
     func scheduleProbe() {
         guard self.probeTimer == nil, !self.shutDown else { return }
-        self.probeTimer = self.schedule(after: self.probeInterval) {
+        self.probeTimer = self.schedule(after: self.timings.probeInterval) {
             self.probeTimer = nil
             self.startProbe()
         }
     }
 
-    /// Sends a Time probe now (5 s timeout); its answer drives the connection machine.
+    /// Sends a Time probe now (5 s timeout) unless one is on its way; its answer drives the connection machine.
     func startProbe() {
-        guard !self.probeInFlight, self.settings != nil else { return }
-        self.probeInFlight = true
+        guard self.settings != nil else { return }
+        self.performRecovery(self.recovery.probeWanted())
+    }
+
+    /// Carries out the recovery machine's actions in order.
+    private func performRecovery(_ actions: [RecoveryMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .sendProbe:
+                self.sendProbe()
+            case .scheduleProbe:
+                self.scheduleProbe()
+            case .loopConnectionChecked:
+                self.loop.connectionChecked()
+            case .restoreLoop:
+                self.loop.restore(catchUp: self.settings?.restoreSubscriptionFromLastTimeToken ?? true)
+            }
+        }
+    }
+
+    private func sendProbe() {
         var task: (any TransportTask)?
         let conclude = self.oneShot(
-            timeout: ClientEngine.probeTimeout,
+            timeout: self.timings.probeTimeout,
             timedOut: {
                 task?.cancel()
                 return false
             }
         ) { reachable in
-            self.probeInFlight = false
+            self.recovery.probeConcluded()
             self.probeFinished(reachable: reachable)
         }
-        task = self.send(.time, lane: self.serviceLane, timeout: ClientEngine.probeTimeout) { result in
+        task = self.send(.time, lane: self.serviceLane, timeout: self.timings.probeTimeout) { result in
             switch result {
             case .failure(.tls):
                 // The origin answered; only its TLS failed. The connect attempt reports (or downgrades) that.
@@ -57,31 +76,12 @@ extension ClientEngine {
             self.finish(work.operation)
         }
         self.perform(actions)
+        self.performRecovery(self.recovery.probeAnswered(reachable: reachable))
         if reachable {
-            if self.loopCheckPending {
-                self.loopCheckPending = false
-                self.loop.connectionChecked()
-            }
-            if self.recoveryPending, self.connection.isConnected {
-                self.recoveryPending = false
-                self.loop.restore(catchUp: self.settings?.restoreSubscriptionFromLastTimeToken ?? true)
-            }
+            self.performRecovery(self.recovery.recoveryDue(connected: self.connection.isConnected))
         }
-        if self.keepsProbing {
+        if self.connection.keepsProbing {
             self.scheduleProbe()
-        }
-    }
-
-    /// Probing continues while connected (dead-uplink detection), while waiting for the network and while the
-    /// loop waits to recover.
-    private var keepsProbing: Bool {
-        switch self.connection.state {
-        case .connected, .disconnectedOnNetworkError:
-            return true
-        case .created, .disconnected:
-            return self.connection.connectWhenReachable
-        case .connecting, .disconnecting, .disconnectingOnConfigurationChange, .disconnectingOnNetworkError, .reset:
-            return false
         }
     }
 
@@ -97,15 +97,13 @@ extension ClientEngine {
 
     /// The loop saw a transport failure: probe, then let it retry (or run the network-loss sequence).
     func checkConnectionForLoop() {
-        self.loopCheckPending = true
-        self.startProbe()
+        self.performRecovery(self.recovery.loopNeedsCheck(canProbe: self.settings != nil))
     }
 
     /// The loop failed for an unknown reason: probe every 10 s, restore after the first success (docs/BEHAVIOR.md
     /// §3.8).
     func startLoopRecovery() {
-        self.recoveryPending = true
-        self.scheduleProbe()
+        self.performRecovery(self.recovery.loopNeedsRecovery())
     }
 
     // MARK: - Network loss
@@ -121,8 +119,7 @@ extension ClientEngine {
         self.emit(.willDisconnectWithError(PNError(code: kPNClientConnectionClosedOnInternetFailureError)))
         self.loop.connectionLost()
         self.stopBackgroundTimers()
-        self.loopCheckPending = false
-        self.recoveryPending = false
+        self.recovery.connectionDropped()
         self.perform(self.connection.networkLossFinished())
         self.holdOperations = held
         self.resumeOperations()

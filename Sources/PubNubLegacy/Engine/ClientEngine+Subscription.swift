@@ -125,15 +125,14 @@ extension ClientEngine {
                     names.append(PNChannelPresence.presenceForChannel(channel).name)
                 }
             }
-            switch self.connection.state {
-            case .connected:
+            switch SubscribeLoop.StateMachine.unsubscribeRoute(connection: self.connection.state) {
+            case .online:
                 break
-            case .disconnectedOnNetworkError, .disconnectingOnNetworkError:
-                // A3: after a network loss the channels leave the restore list at once; no leave is sent.
+            case .restoreListOnly:
                 _ = self.loop.unsubscribe(removing: names)
                 complete(nil)
                 return
-            case .created, .connecting, .disconnecting, .disconnectingOnConfigurationChange, .disconnected, .reset:
+            case .refused:
                 complete(self.preflightError(associatedObject: channels))
                 return
             }

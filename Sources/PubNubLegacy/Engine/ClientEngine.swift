@@ -59,17 +59,17 @@ final class ClientEngine: @unchecked Sendable {
         didSet {
             // The observation center reports the configured origin with connection failures, on the delivery queue.
             self.snapshot.withLock { [origin = self.settings?.origin] in $0.origin = origin }
-            if let new = self.settings, oldValue.map({ $0.restartsSecurityLadder(toApply: new) }) ?? true {
-                self.securityLevel = .strict
+            if let new = self.settings {
+                self.security.settingsApplied(old: oldValue, new: new)
             }
         }
     }
-    /// The rung of the TLS ladder requests use now (docs/BEHAVIOR.md §2.8); back to `strict` when the settings change.
-    var securityLevel = SecurityLevel.strict
+    /// The TLS ladder (docs/BEHAVIOR.md §2.8): the rung requests use now and the last connect failure.
+    var security: SecurityLadder
     /// Whether the https transport can accept any certificate: the socket transport with OpenSSL (Linux) and
     /// URLSession on Apple platforms (a server-trust challenge) can; URLSession on Linux cannot. Taken from the
-    /// service lane, which carries the connect attempts. Queue-confined; tests of the ladder set it.
-    var canRelaxCertificateValidation: Bool
+    /// service lane, which carries the connect attempts.
+    var canRelaxCertificateValidation: Bool { self.security.canRelax }
     var uuid: String?
     var connection = ConnectionStateMachine()
     private(set) lazy var loop = SubscribeLoop(engine: self)
@@ -86,16 +86,13 @@ final class ClientEngine: @unchecked Sendable {
     var connectionWork: ConnectionWork?
     /// Subscription changes waiting for the loop, by operation id.
     var subscriptionChanges: [Int: SubscriptionChange] = [:]
-    var probeInFlight = false
     var probeTimer: DispatchWorkItem?
-    var recoveryPending = false
-    var loopCheckPending = false
+    /// Probe in flight, the loop's pending check and recovery (docs/BEHAVIOR.md §2.2, §3.8).
+    var recovery = RecoveryMachine()
     /// While true, finished operations do not start the next one (user disconnect delivers did-disconnect first).
     var holdOperations = false
     var connectAttemptTimer: DispatchWorkItem?
     var connectAttemptTask: (any TransportTask)?
-    /// Why the last connect attempt failed, for the connection-failed error.
-    var lastConnectFailure: TransportFailure?
     var heartbeatTimer: DispatchWorkItem?
     var shutDown = false
     /// 3.4 purged the process-wide channel cache on a user disconnect. Only the shared client does so here:
@@ -107,29 +104,26 @@ final class ClientEngine: @unchecked Sendable {
     /// The cipher of the current settings, rebuilt when the cipher key or mode changes.
     var cryptorCache: (key: String, mode: CipherMode, cryptor: MessageCryptor)?
 
-    /// Delay before a catch-up restore that got no answer counts as the running long-poll.
-    static let restoreSettleInterval: TimeInterval = 1
-    static let probeInterval: TimeInterval = 10
-    /// Seconds between reachability probes (docs/BEHAVIOR.md §2.2: 10). Queue-confined; tests shorten it.
-    var probeInterval = ClientEngine.probeInterval
-    static let probeTimeout: TimeInterval = 5
-    static let connectAttemptTimeout: TimeInterval = 10
-    /// Seconds before one connect attempt is abandoned (docs/BEHAVIOR.md §2.8: 10). Queue-confined; tests shorten it.
-    var connectAttemptTimeout = ClientEngine.connectAttemptTimeout
-    static let idleTimeout: TimeInterval = 310
-    static let hardResetDelay: TimeInterval = 1
+    /// The intervals of this client's timers, fixed when it is made.
+    let timings: EngineTimings
+    /// Schedules every timer of the engine and its loop (`schedule(after:_:)`).
+    let clock: any EngineClock
 
     init(
         deliveryQueue: DispatchQueue,
         serviceLane: any HTTPTransport,
         longPollLane: any HTTPTransport,
-        pipelineLane: any HTTPTransport
+        pipelineLane: any HTTPTransport,
+        timings: EngineTimings = .standard,
+        clock: any EngineClock = DispatchClock()
     ) {
+        self.timings = timings
+        self.clock = clock
         self.dispatcher = EventDispatcher(queue: deliveryQueue)
         self.serviceLane = serviceLane
         self.longPollLane = longPollLane
         self.pipelineLane = pipelineLane
-        self.canRelaxCertificateValidation = serviceLane.canRelaxCertificateValidation
+        self.security = SecurityLadder(canRelax: serviceLane.canRelaxCertificateValidation)
     }
 
     /// Stops everything without events (the owning `PubNub` went away, or `resetClient`).
@@ -182,7 +176,7 @@ final class ClientEngine: @unchecked Sendable {
     /// through the pipelined lane (TLS).
     var pipelineDepth: Int {
         guard let settings = self.settings, settings.publishPipelineDepth > 1,
-            !settings.secure || self.securityLevel == .plain
+            !settings.secure || self.security.level == .plain
         else {
             return 1
         }
@@ -255,18 +249,18 @@ final class ClientEngine: @unchecked Sendable {
 
     // MARK: - Timers and requests
 
-    /// Runs `work` on the queue after `delay` seconds; the returned item cancels it.
+    /// Runs `work` on the queue after `delay` seconds of `clock`; the returned item cancels it.
     @discardableResult
     func schedule(after delay: TimeInterval, _ work: @escaping () -> Void) -> DispatchWorkItem {
         let item = DispatchWorkItem(block: work)
-        self.queue.asyncAfter(deadline: .now() + delay, execute: item)
+        self.clock.schedule(item, after: delay, on: self.queue)
         return item
     }
 
     /// The request context of the current settings and identifier.
     var context: EndpointContext? {
         guard let settings = self.settings, let uuid = self.uuid else { return nil }
-        return settings.endpointContext(uuid: uuid, security: self.securityLevel)
+        return settings.endpointContext(uuid: uuid, security: self.security.level)
     }
 
     /// Sends `endpoint` on `lane`; `completion` runs on the queue.

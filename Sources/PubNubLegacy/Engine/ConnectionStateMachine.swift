@@ -68,6 +68,19 @@ struct ConnectionStateMachine: Equatable {
     static let maximumConnectRetries = 3
     static let connectRetryDelay = 2.0
 
+    /// Whether reachability probing continues after a probe: while connected (dead-uplink detection), while
+    /// waiting for the network, and while a connect waits for the origin.
+    var keepsProbing: Bool {
+        switch self.state {
+        case .connected, .disconnectedOnNetworkError:
+            return true
+        case .created, .disconnected:
+            return self.connectWhenReachable
+        case .connecting, .disconnecting, .disconnectingOnConfigurationChange, .disconnectingOnNetworkError, .reset:
+            return false
+        }
+    }
+
     /// `isConnected()`: true only in Connected.
     var isConnected: Bool { self.state == .connected }
 

@@ -46,3 +46,59 @@ enum SecurityLevel: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+/// The decisions of the TLS fallback ladder (docs/BEHAVIOR.md §2.8, docs/DESIGN.md A12): the rung requests use now,
+/// the step down after a TLS failure of a connect attempt, the restart at `strict` when the settings it stands on
+/// change, and the failure a connection-failed error reports. No I/O: the engine sends the attempts and asks here.
+struct SecurityLadder: Equatable {
+    /// Whether the transport can accept any certificate (the relaxed rung is skipped without it).
+    let canRelax: Bool
+    /// The rung requests use now.
+    private(set) var level = SecurityLevel.strict
+    /// Why the last connect attempt failed, for the connection-failed error; nil after a silent downgrade.
+    private(set) var lastFailure: TransportFailure?
+
+    init(canRelax: Bool) {
+        self.canRelax = canRelax
+    }
+
+    /// `new` settings replaced `old` (nil: the first ones): back to `strict` when they change what the ladder
+    /// stands on (origin, TLS, the fallback permissions, the trust).
+    mutating func settingsApplied(old: ClientSettings?, new: ClientSettings) {
+        if old.map({ $0.restartsSecurityLadder(toApply: new) }) ?? true {
+            self.level = .strict
+        }
+    }
+
+    /// Whether applying `new` over `old` while connected must reconnect: a client that fell back keeps its weaker
+    /// level only while the settings that allowed it hold, so a change of them reconnects at `strict` again.
+    func requiresReconnect(old: ClientSettings, new: ClientSettings) -> Bool {
+        self.level != .strict && old.restartsSecurityLadder(toApply: new)
+    }
+
+    /// A connect attempt failed with `failure` under `settings`. Returns the rung to retry at silently (a TLS
+    /// failure with a lower rung the settings and the transport allow), which is then the level; nil when the
+    /// failure takes its ordinary course and is remembered for the report.
+    mutating func attemptFailed(_ failure: TransportFailure, settings: ClientSettings?) -> SecurityLevel? {
+        self.lastFailure = failure
+        guard case .tls = failure, let settings, settings.secure,
+            let lower = self.level.next(
+                reduceSecurityLevelOnError: settings.reduceSecurityLevelOnError,
+                ignoreSecureConnectionRequirement: settings.ignoreSecureConnectionRequirement,
+                canRelax: self.canRelax
+            )
+        else {
+            return nil
+        }
+        self.level = lower
+        self.lastFailure = nil
+        return lower
+    }
+
+    /// The connect failed for good: the failure to report and forget. nil, or a network-class failure, means the
+    /// network condition (102); a TLS, other or oversized-response failure is reported as the transport's own error.
+    mutating func takeLastFailure() -> TransportFailure? {
+        defer { self.lastFailure = nil }
+        return self.lastFailure
+    }
+}

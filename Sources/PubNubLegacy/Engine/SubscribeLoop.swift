@@ -137,7 +137,7 @@ final class SubscribeLoop {
                 self.engine.startLoopRecovery()
             case .scheduleIdleRestart:
                 self.idleRestartTimer?.cancel()
-                let idle = self.engine.settings?.subscribeMaximumIdleTime ?? ClientEngine.idleTimeout
+                let idle = self.engine.settings?.subscribeMaximumIdleTime ?? self.engine.timings.idleTimeout
                 self.idleRestartTimer = self.engine.schedule(after: idle) { [weak self] in
                     guard let self else { return }
                     let catchUp = self.engine.settings?.restoreSubscriptionFromLastTimeToken ?? true
@@ -186,7 +186,7 @@ final class SubscribeLoop {
                 self.perform(self.machine.requestFailed(request: id, .timeout))
             }
         case .settle:
-            self.waitTimer = self.engine.schedule(after: ClientEngine.restoreSettleInterval) { [weak self] in
+            self.waitTimer = self.engine.schedule(after: self.engine.timings.restoreSettleInterval) { [weak self] in
                 guard let self else { return }
                 self.perform(self.machine.restoreSettled(request: id))
             }

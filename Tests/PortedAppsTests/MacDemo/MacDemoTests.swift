@@ -10,8 +10,11 @@ import Testing
 @Suite(.serialized, .sharedProcessState) @MainActor struct MacDemoTests {
     /// Launches the app as AppKit would, with its log captured; `body` runs the flow; then the app's observers go
     /// away with it and the environment is torn down.
-    static func withApp(_ body: (TAAppDelegate, AppLog, PortedAppEnvironment) async throws -> Void) async throws {
-        let environment = try PortedAppEnvironment()
+    static func withApp(
+        probeInterval: TimeInterval? = nil,
+        _ body: (TAAppDelegate, AppLog, PortedAppEnvironment) async throws -> Void
+    ) async throws {
+        let environment = try PortedAppEnvironment(probeInterval: probeInterval)
         let app = TAAppDelegate()
         let log = AppLog([app])
         defer {
@@ -138,9 +141,8 @@ import Testing
     }
 
     @Test func networkLossAndReturnAreLoggedAndTheAppDeclinesTheRestore() async throws {
-        try await Self.withApp { app, log, environment in
+        try await Self.withApp(probeInterval: 0.5) { app, log, environment in
             Self.launch(app)
-            environment.probeSharedClient(every: 0.5)
             try await log.waitForLine(startingWith: "> {", within: 20)
             try await log.waitForLine(startingWith: "Received list of participants on channel (", within: 20)
             var mark = log.all.count

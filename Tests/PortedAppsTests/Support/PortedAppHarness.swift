@@ -90,19 +90,17 @@ final class PortedAppEnvironment: Sendable {
 
     /// Starts the origin and "edits `PNDefaultConfiguration.h`" as MIGRATION.md says a ported app does: the
     /// origin, and TLS off (LocalOrigin speaks plain HTTP). Keys stay the header's `demo` keys.
-    init() throws {
+    /// - Parameter probeInterval: the shared client probes for the origin every `probeInterval` seconds instead of
+    ///   every 10 s, so a test sees loss and recovery quickly.
+    init(probeInterval: TimeInterval? = nil) throws {
         self.origin = try LocalOrigin.start()
         self.saved = (kPNOriginHost, kPNDefaultOriginHost, kPNSecureConnectionRequired)
         kPNOriginHost = self.origin.address
         kPNDefaultOriginHost = self.origin.address
         kPNSecureConnectionRequired = false
-        PubNub.resetClient()
-    }
-
-    /// Probes for the origin every `seconds` instead of every 10 s, so a test sees loss and recovery quickly.
-    func probeSharedClient(every seconds: TimeInterval) {
-        let engine = PubNub.sharedInstance().engine
-        engine.queue.sync { engine.probeInterval = seconds }
+        var timings = EngineTimings.standard
+        timings.probeInterval = probeInterval ?? timings.probeInterval
+        PubNub.resetClient(nextTimings: timings)
     }
 
     /// What the app's process exit did: the client goes away, and the defaults are the header's again.

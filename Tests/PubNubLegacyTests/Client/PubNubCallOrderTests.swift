@@ -42,10 +42,9 @@ import Testing
         // one before it completed, and a disconnect made last runs last.
         let recorder = EventRecorder()
         let transport = FakeTransport.origin { request in request.url.path.contains("held") ? .hold : nil }
-        let client = try await PubNubTests.connected(recorder, transport: transport)
         // The reachability probe (`/time/0` every 10 s, docs/BEHAVIOR.md §2.2) would land among the requests this
         // test orders when a loaded machine stretches it past 10 s; it is not one of the calls under test.
-        client.quietReachabilityProbe()
+        let client = try await PubNubTests.connected(recorder, transport: transport, timings: .quietProbe)
         let channel = PNChannel.channelWithName(Self.unique("calls"))
         let token = Data([1, 2, 3, 4])
         var expected: [String] = []
@@ -143,7 +142,7 @@ import Testing
         #expect(generated != nil && generated != "user-199")
         #expect(generated.map { !PNIsUserGeneratedUUID($0) } == true)
         client.setClientIdentifier("last")
-        #expect(client.engine.queue.sync { client.engine.uuid } == "last")
+        #expect(client.engine.uuidNow == "last")
         #expect(client.clientIdentifier() == "last")
     }
 

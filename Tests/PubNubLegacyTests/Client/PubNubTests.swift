@@ -9,11 +9,17 @@ import Testing
     static func connected(
         _ recorder: EventRecorder,
         transport: FakeTransport = .origin(),
+        timings: EngineTimings = .standard,
         configure: (PNConfiguration) -> Void = { _ in }
     ) async throws -> PubNub {
         let configuration = PNConfiguration.testing(origin: "fake.origin:1")
         configure(configuration)
-        let client = PubNub.testing(configuration: configuration, recorder: recorder, transport: transport)
+        let client = PubNub.testing(
+            configuration: configuration,
+            recorder: recorder,
+            transport: transport,
+            timings: timings
+        )
         client.connectWithSuccessBlock(
             { recorder.block("connect", $0) },
             errorBlock: { recorder.block("connectError", $0) }

@@ -10,9 +10,9 @@ import Testing
         let client = PubNub.testing(
             configuration: .testing(origin: "fake.origin:1"),
             recorder: recorder,
-            transport: transport
+            transport: transport,
+            timings: .probing(every: 0.2)
         )
-        client.engine.queue.sync { client.engine.probeInterval = 0.2 }
         client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: nil)
         try await recorder.next(.block, "connect")
         return client
@@ -102,7 +102,7 @@ import Testing
         try await recorder.next(.delegate, "didDisconnectWithError")
         transport.setNetworkDown(false)
         let deadline = Date().addingTimeInterval(5)
-        while client.engine.queue.sync(execute: { client.engine.connection.state }) != .disconnected {
+        while client.engine.connectionStateNow != .disconnected {
             if Date() > deadline { throw RecorderTimeout(wanted: "state disconnected", seen: []) }
             try await Task.sleep(nanoseconds: 5_000_000)
         }
@@ -144,10 +144,10 @@ import Testing
     }
 
     @Test func whereValidationCanBeRelaxedTheLadderRetriesWithRelaxedValidationBeforePlainHTTP() async throws {
-        // Linux cannot relax validation, so the engine is told it can, as on Apple platforms: the fake origin
+        // Linux cannot relax validation, so the fake transport says it can, as on Apple platforms: the fake origin
         // accepts a relaxed https request (as an Apple URLSession that accepted the certificate would).
         let recorder = EventRecorder()
-        let transport = FakeTransport.origin { request in
+        let transport = FakeTransport.origin(canRelaxCertificateValidation: true) { request in
             request.url.scheme == "https" && !request.relaxedCertificateValidation
                 ? .fail(.tls(code: -1202, description: "certificate untrusted")) : nil
         }
@@ -156,7 +156,6 @@ import Testing
         configuration.reduceSecurityLevelOnError = true
         configuration.ignoreSecureConnectionRequirement = true
         let client = PubNub.testing(configuration: configuration, recorder: recorder, transport: transport)
-        client.engine.queue.sync { client.engine.canRelaxCertificateValidation = true }
         client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: { recorder.block("error", $0) })
         try await recorder.next(.block, "connect")
         client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time", error) }
@@ -175,13 +174,14 @@ import Testing
         let configuration = PNConfiguration.testing(origin: "fake.origin:1")
         configuration.useSecureConnection = true
         configuration.reduceSecurityLevelOnError = true
-        let client = PubNub.testing(configuration: configuration, recorder: recorder, transport: transport)
-        client.engine.queue.sync {
-            client.engine.canRelaxCertificateValidation = false
-            client.engine.connectAttemptTimeout = 120  // a slow run must not add a timed-out attempt
-        }
-        // Nor a reachability probe (`/time/0`, 10 s after the failure) among the requests counted below.
-        client.quietReachabilityProbe()
+        // The transport cannot relax validation (FakeTransport's default). A slow run must not add a timed-out
+        // attempt, nor a reachability probe (`/time/0`, 10 s after the failure), among the requests counted below.
+        let client = PubNub.testing(
+            configuration: configuration,
+            recorder: recorder,
+            transport: transport,
+            timings: EngineTimings.quietProbe.connectAttempts(timingOutAfter: 120)
+        )
         client.connectWithSuccessBlock(nil) { recorder.block("connectError", $0) }
         let failed = try await recorder.next(.block, "connectError", within: 60)
         #expect(failed.error?.category == .tlsFailure && failed.error?.code == -1202)

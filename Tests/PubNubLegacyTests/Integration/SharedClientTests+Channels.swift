@@ -29,8 +29,7 @@ extension SharedClientTests {
             try await Self.waitForCount(recorder, 6, from: harnessStart)
             PubNub.requestServerTimeTokenWithCompletionBlock(recorder.timeBlock)
             try await Self.waitForCount(recorder, 10, from: harnessStart)
-            client.engine.queue.sync {}
-            client.engine.dispatcher.queue.sync {}
+            client.engine.flush()
             let labels = recorder.entries.dropFirst(harnessStart).map { "\($0.channel):\($0.label)" }
             #expect(
                 labels == [

@@ -234,10 +234,9 @@ import Testing
         defer { server.stop() }
         let configuration = PNConfiguration.testing(origin: "127.0.0.1:\(server.port)")
         configuration.nonSubscriptionRequestTimeout = Self.timeout
-        let client = PubNub(configuration: configuration, delegate: nil, eventSinks: [])
         // The reachability probe is a time request too: on a loaded machine its 10 s tick can fall while a time row's
         // origin is hostile, and the client would rightly decide the origin is gone. The rows are about the call.
-        client.quietReachabilityProbe()
+        let client = PubNub(configuration: configuration, delegate: nil, eventSinks: [], timings: .quietProbe)
         let four = FourChannelRecorder(client: client, center: PNObservationCenter(client: client))
         defer { four.stop() }
         client.connectWithSuccessBlock(four.connectSuccess, errorBlock: four.connectFailure)

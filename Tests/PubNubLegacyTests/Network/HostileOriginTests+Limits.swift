@@ -114,8 +114,12 @@ extension HostileOriginTests {
         let configuration = PNConfiguration.testing(origin: "127.0.0.1:\(server.port)")
         configuration.maximumResponseBodySize = 1_048_576
         let recorder = EventRecorder()
-        let client = PubNub(configuration: configuration, delegate: recorder, eventSinks: [recorder])
-        client.engine.queue.sync { client.engine.probeInterval = 0.3 }
+        let client = PubNub(
+            configuration: configuration,
+            delegate: recorder,
+            eventSinks: [recorder],
+            timings: .probing(every: 0.3)
+        )
         client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: { recorder.block("error", $0) })
         try await recorder.next(.block, "connect", within: 10)
         client.subscribeOnChannel(PNChannel.channelWithName(name))

@@ -20,8 +20,7 @@ extension NetworkFaultTests {
         // The held publish must still be in flight when the drop comes, however slowly a loaded machine runs this
         // test: its own timer (106) is pushed far beyond the test's deadlines.
         configuration.nonSubscriptionRequestTimeout = 120
-        let client = PubNub(configuration: configuration, delegate: nil, eventSinks: [])
-        client.engine.queue.sync { client.engine.probeInterval = 0.3 }
+        let client = PubNub(configuration: configuration, delegate: nil, eventSinks: [], timings: .probing(every: 0.3))
         let center = PNObservationCenter(client: client)
         let recorder = FourChannelRecorder(client: client, center: center)
         defer { recorder.stop() }

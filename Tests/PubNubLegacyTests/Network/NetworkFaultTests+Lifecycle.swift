@@ -33,9 +33,9 @@ extension NetworkFaultTests {
         let client = PubNub(
             configuration: PNConfiguration.testing(origin: origin.address),
             delegate: recorder,
-            eventSinks: []
+            eventSinks: [],
+            timings: .probing(every: 0.3)
         )
-        client.engine.queue.sync { client.engine.probeInterval = 0.3 }
         try origin.inject(.refuseConnections(dropExisting: true))
         client.connectWithSuccessBlock(
             { recorder.block("first", $0) },
@@ -72,9 +72,9 @@ extension NetworkFaultTests {
         let client = PubNub(
             configuration: PNConfiguration.testing(origin: origin.address),
             delegate: recorder,
-            eventSinks: []
+            eventSinks: [],
+            timings: .probing(every: 1_000)
         )
-        client.engine.queue.sync { client.engine.probeInterval = 1_000 }
         try origin.inject(.delay(3), on: .operation(.time), count: 1)
         let start = Date()
         client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: { recorder.block("error", $0) })
@@ -91,22 +91,24 @@ extension NetworkFaultTests {
 
     @Test func aBlackHoledOriginIsTriedFourTimesThenReportedOnceAndConnectIsAcceptedAgain() async throws {
         // S-10: 1 + 3 attempts, each abandoned at its timeout (shortened to 1 s) with 2 s between them, then one
-        // connection-failed and one error block; the state is Disconnected, so the next connect goes ahead.
+        // connection-failed and one error block; the state is Disconnected, so the next connect goes ahead. The
+        // engine's timers run on a manual clock: the test makes the 2 s pass, and no probe (10 s after the failure)
+        // is counted among the unanswered attempts.
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
         let recorder = EventRecorder()
+        let clock = ManualClock()
         let client = PubNub(
             configuration: PNConfiguration.testing(origin: origin.address),
             delegate: recorder,
-            eventSinks: []
+            eventSinks: [],
+            timings: EngineTimings.standard.connectAttempts(timingOutAfter: 1),
+            clock: clock
         )
-        client.engine.queue.sync {
-            #expect(client.engine.connectAttemptTimeout == 10)  // the default stays 10 s
-            client.engine.connectAttemptTimeout = 1
-            client.engine.probeInterval = 1_000  // no probe is counted among the unanswered attempts
-        }
+        #expect(EngineTimings.standard.connectAttemptTimeout == 10)  // the default stays 10 s
         try origin.inject(.neverAnswer, on: .operation(.time))
         client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: { recorder.block("error", $0) })
+        try await Self.abandonConnectAttempts(4, of: client, on: clock, at: origin)
         let failed = try await recorder.next(.delegate, "connectionDidFail", within: 30)
         #expect(failed.error?.code == kPNClientConnectionFailedOnInternetFailureError)
         let error = try await recorder.next(.block, "error", within: 5)
@@ -115,24 +117,44 @@ extension NetworkFaultTests {
         #expect(recorder.names(.delegate) == ["willConnect", "connectionDidFail"])
         #expect(!client.isConnected())
         try origin.clearFaults()
-        client.engine.queue.sync {
-            // Probe soon from now on: the probe due after the failure was planned 1,000 s ahead.
-            client.engine.probeTimer?.cancel()
-            client.engine.probeTimer = nil
-            client.engine.probeInterval = 0.3
-        }
         // Accepted, not refused with 101: straight away, or — the origin last seen unreachable — 102 by the block
-        // and a connect of its own at the next good probe (T4).
+        // and a connect of its own at the next good probe (T4), due 10 s after the failure.
         client.connectWithSuccessBlock(
             { recorder.block("again", $0) },
             errorBlock: { recorder.block("againError", $0) }
         )
+        client.engine.flushEngineQueue()
+        clock.advance(by: 10)
         try await recorder.next(.delegate, "didConnect", within: 20)
         let codes = recorder.all(.block, "againError").map { $0.error?.code }
         #expect(codes.allSatisfy { $0 == kPNClientConnectionFailedOnInternetFailureError })
         #expect(recorder.all(.block, "error").count == 1)
         #expect(recorder.names(.delegate) == ["willConnect", "connectionDidFail", "willConnect", "didConnect"])
         client.disconnect()
+    }
+
+    /// Runs `count` connect attempts of `client` against a black-holed Time endpoint: each reaches the origin and
+    /// is abandoned when its request times out (the transport's own timeout, the attempt's timeout as well; the
+    /// engine's copy of it on `clock` is left alone), and the next is sent once the test has advanced `clock` by the
+    /// retry delay.
+    static func abandonConnectAttempts(
+        _ count: Int,
+        of client: PubNub,
+        on clock: ManualClock,
+        at origin: LocalOrigin
+    ) async throws {
+        let retry = ConnectionStateMachine.connectRetryDelay
+        for attempt in 1...count {
+            let state = { "unanswered: \(origin.faultCounters.unanswered), pending timers: \(clock.pendingDelays)" }
+            try await eventually("connect attempt \(attempt) at the origin (\(state()))") {
+                origin.faultCounters.unanswered >= attempt
+            }
+            guard attempt < count else { return }
+            try await eventually("connect attempt \(attempt) to time out (\(state()))") {
+                clock.pendingDelays == [retry]
+            }
+            clock.advance(by: retry)
+        }
     }
 
     @Test func aServiceConnectionClosedByTheOriginIsReplacedSilentlyForTheNextPublish() async throws {
@@ -245,30 +267,26 @@ extension NetworkFaultTests {
         // answered 102 by its block alone; the automatic connect that follows calls no block.
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
+        let clock = ManualClock()
         let client = PubNub(
             configuration: PNConfiguration.testing(origin: origin.address),
             delegate: nil,
-            eventSinks: []
+            eventSinks: [],
+            timings: EngineTimings.standard.connectAttempts(timingOutAfter: 1),
+            clock: clock
         )
-        client.engine.queue.sync {
-            client.engine.connectAttemptTimeout = 1
-            client.engine.probeInterval = 1_000
-        }
         let center = PNObservationCenter(client: client)
         let recorder = FourChannelRecorder(client: client, center: center)
         defer { recorder.stop() }
         try origin.inject(.neverAnswer, on: .operation(.time))
         client.connectWithSuccessBlock(recorder.connectSuccess, errorBlock: recorder.connectFailure)
+        try await Self.abandonConnectAttempts(4, of: client, on: clock, at: origin)
         #expect(try await recorder.waitForEntries(6, from: 0, within: 30))
         client.connectWithSuccessBlock(recorder.connectSuccess, errorBlock: recorder.connectFailure)
         #expect(try await recorder.waitForEntries(7, from: 0, within: 10))
         try origin.clearFaults()
-        client.engine.queue.sync {
-            client.engine.probeTimer?.cancel()
-            client.engine.probeTimer = nil
-            client.engine.probeInterval = 0.3
-            client.engine.scheduleProbe()
-        }
+        // The probe planned 10 s after the failure finds the origin back.
+        clock.advance(by: 10)
         let expected: [[String]] = [
             ["D:willConnect", "N:PNClientWillConnectToOriginNotification"],
             [

@@ -20,8 +20,12 @@ import Testing
     ) async throws -> PubNub {
         let configuration = PNConfiguration.testing(origin: origin.address)
         configure(configuration)
-        let client = PubNub(configuration: configuration, delegate: recorder, eventSinks: [recorder])
-        client.engine.queue.sync { client.engine.probeInterval = probeInterval }
+        let client = PubNub(
+            configuration: configuration,
+            delegate: recorder,
+            eventSinks: [recorder],
+            timings: .probing(every: probeInterval)
+        )
         client.connectWithSuccessBlock(
             { recorder.block("connect", $0) },
             errorBlock: { recorder.block("connectError", $0) }

@@ -47,8 +47,12 @@ import Testing
         let configuration = PNConfiguration.testing(origin: address)
         configuration.publishPipelineDepth = depth
         configuration.nonSubscriptionRequestTimeout = timeout
-        let client = PubNub(configuration: configuration, delegate: recorder, eventSinks: [recorder])
-        client.engine.queue.sync { client.engine.probeInterval = 1_000 }
+        let client = PubNub(
+            configuration: configuration,
+            delegate: recorder,
+            eventSinks: [recorder],
+            timings: .probing(every: 1_000)
+        )
         client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: { recorder.block("error", $0) })
         try await recorder.next(.block, "connect", within: 10)
         return client
@@ -69,8 +73,12 @@ import Testing
         defer { origin.stop() }
         let configuration = PNConfiguration.testing(origin: origin.address)
         configuration.publishPipelineDepth = 8
-        let client = PubNub(configuration: configuration, delegate: nil, eventSinks: [])
-        client.engine.queue.sync { client.engine.probeInterval = 1_000 }
+        let client = PubNub(
+            configuration: configuration,
+            delegate: nil,
+            eventSinks: [],
+            timings: .probing(every: 1_000)
+        )
         let center = PNObservationCenter(client: client)
         let recorder = FourChannelRecorder(client: client, center: center)
         defer { recorder.stop() }

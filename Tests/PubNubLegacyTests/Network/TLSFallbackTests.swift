@@ -32,12 +32,21 @@ import FoundationNetworking
         let sink = EventRecorder()
         let origin: String
 
-        init(origin: String, configure: (PNConfiguration) -> Void = { _ in }) {
+        init(
+            origin: String,
+            timings: EngineTimings = .standard,
+            configure: (PNConfiguration) -> Void = { _ in }
+        ) {
             let configuration = PNConfiguration.testing(origin: origin)
             configuration.useSecureConnection = true
             configure(configuration)
             self.origin = origin
-            self.client = PubNub(configuration: configuration, delegate: nil, eventSinks: [self.sink])
+            self.client = PubNub(
+                configuration: configuration,
+                delegate: nil,
+                eventSinks: [self.sink],
+                timings: timings
+            )
             self.center = PNObservationCenter(client: self.client)
             self.four = FourChannelRecorder(client: self.client, center: self.center)
         }
@@ -54,8 +63,7 @@ import FoundationNetworking
                 self.four.entries.contains { $0.channel == .block && $0.label.hasPrefix("connect") }
             }
             // Everything the engine decided so far is delivered before the caller looks.
-            self.client.engine.queue.sync {}
-            self.client.engine.dispatcher.queue.sync {}
+            self.client.engine.flush()
         }
 
         /// The four channels' entries as `channel:label[key]`.
@@ -166,11 +174,12 @@ import FoundationNetworking
         // longer waived) tries TLS again; it fails and the connection is reported lost instead of staying plain.
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
-        let harness = Harness(origin: origin.address) { $0.ignoreSecureConnectionRequirement = true }
-        defer { harness.stop() }
         // The test counts the origin's requests: the reachability probe (every 10 s once connected) would add one
         // when a loaded machine stretches the test past 10 s.
-        harness.client.quietReachabilityProbe()
+        let harness = Harness(origin: origin.address, timings: .quietProbe) {
+            $0.ignoreSecureConnectionRequirement = true
+        }
+        defer { harness.stop() }
         try await harness.connect()
         #expect(harness.client.isConnected())
         let plainRequests = origin.counters.requests
@@ -190,7 +199,7 @@ import FoundationNetworking
         defer { proxy.stop() }
         let reduced = Harness(origin: proxy.address) { $0.reduceSecurityLevelOnError = true }
         defer { reduced.stop() }
-        let canRelax = reduced.client.engine.queue.sync { reduced.client.engine.canRelaxCertificateValidation }
+        let canRelax = reduced.client.engine.canRelaxCertificateValidation
         #if os(Linux)
         #expect(canRelax == OpenSSLTests.loaded)
         #endif
@@ -226,7 +235,7 @@ import FoundationNetworking
         defer { proxy.stop() }
         let harness = Harness(origin: proxy.address) { $0.reduceSecurityLevelOnError = true }
         defer { harness.stop() }
-        let canRelax = harness.client.engine.queue.sync { harness.client.engine.canRelaxCertificateValidation }
+        let canRelax = harness.client.engine.canRelaxCertificateValidation
         #if os(Linux)
         // The socket transport's OpenSSL can relax validation; only URLSession on Linux (no OpenSSL) cannot.
         #expect(canRelax == OpenSSLTests.loaded)

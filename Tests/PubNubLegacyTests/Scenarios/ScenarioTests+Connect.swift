@@ -114,12 +114,11 @@ extension ScenarioTests {
         // Engine timing: the fake transport holds the connect attempt until the test answers it. The second connect
         // was called after the publish, so (calls start in call order, docs/BEHAVIOR.md §1.2) its 101 follows the
         // publish.
-        let harness = try MatrixHarness(.fake)
-        defer { harness.stop() }
-        let ledger = BlockLedger(harness.recorder)
         // The test counts `/time/0` requests: the reachability probe (every 10 s after the connect) would add one
         // when a loaded machine stretches the test past 10 s.
-        harness.client.quietReachabilityProbe()
+        let harness = try MatrixHarness(.fake, timings: .quietProbe)
+        defer { harness.stop() }
+        let ledger = BlockLedger(harness.recorder)
         let start = harness.mark
         let transport = try await Self.connectHeld(harness, ledger, id: "first")
         _ = harness.client.sendMessage("x", toChannel: harness.channel, withCompletionBlock: ledger.send("publish"))
@@ -204,10 +203,8 @@ extension ScenarioTests {
         try await harness.check([Self.disconnected], from: start)
         transport.setNetworkDown(true)
         let engine = harness.client.engine
-        engine.queue.async { engine.startProbe() }
-        try await eventually("a failed probe") {
-            engine.queue.sync { engine.connection.reachability == .notReachable }
-        }
+        engine.probeReachabilityNow()
+        try await eventually("a failed probe") { engine.reachabilityNow == .notReachable }
         start = harness.mark
         let sentBefore = transport.requests.count
         _ = harness.client.sendMessage("x", toChannel: harness.channel, withCompletionBlock: ledger.send("publish"))

@@ -199,8 +199,7 @@ extension ScenarioTests {
         client.connectWithSuccessBlock(again, errorBlock: againFailure)
         client.requestServerTimeTokenWithCompletionBlock(ledger.time("settle"))
         try await ledger.waitFor("settle")
-        client.engine.queue.sync {}
-        client.engine.dispatcher.queue.sync {}
+        client.engine.flush()
         ledger.verify()
         let blocks = harness.recorder.entries.filter { $0.channel == .block }.map(\.label)
         #expect(blocks.filter { $0.hasPrefix("send:") } == ["send:0", "send:1", "send:2"])

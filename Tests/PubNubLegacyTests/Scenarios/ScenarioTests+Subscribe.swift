@@ -148,7 +148,7 @@ extension ScenarioTests {
         try await harness.check([Self.subscribed()], from: start)
         let polls = try await harness.traffic.wait(from: sentBefore, "the next subscribe") { $0.isSubscribe }
         // Settled: whatever else the change sends is in flight by the time its event was delivered.
-        harness.client.engine.queue.sync {}
+        harness.client.engine.flushEngineQueue()
         let sent = harness.traffic.since(sentBefore)
         #expect(sent.filter(\.isSubscribe).count == 1)
         #expect(Set(polls[0].channels) == [a.name, b.name])

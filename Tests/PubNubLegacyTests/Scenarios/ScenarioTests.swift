@@ -154,7 +154,7 @@ import Testing
 
     /// The connection state now.
     static func state(_ client: PubNub) -> ConnectionStateMachine.State {
-        client.engine.queue.sync { client.engine.connection.state }
+        client.engine.connectionStateNow
     }
 
     /// A connected peer on the harness's origin that publishes `messages` to `channel` in order and waits until the

@@ -57,8 +57,12 @@ final class ChaosParticipant: ClientEventSink, @unchecked Sendable {
             ?? PNConfiguration.testing(origin: origin.address)
         configuration.subscribeMaximumIdleTime = idle
         configuration.deliveryQueue = DispatchQueue(label: "chaos-\(name)")
-        self.client = PubNub(configuration: configuration, delegate: nil, eventSinks: [])
-        self.client.engine.queue.sync { self.client.engine.probeInterval = probeInterval }
+        self.client = PubNub(
+            configuration: configuration,
+            delegate: nil,
+            eventSinks: [],
+            timings: .probing(every: probeInterval)
+        )
         self.client.addEventSink(self, toNotificationSlot: false)
     }
 

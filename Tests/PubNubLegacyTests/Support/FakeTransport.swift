@@ -33,7 +33,12 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
     private let rule: @Sendable (TransportRequest) -> Reply
     private let queue = DispatchQueue(label: "fake-transport")
 
-    init(rule: @escaping @Sendable (TransportRequest) -> Reply) {
+    /// Whether the engine may ask this transport for relaxed certificate validation (the TLS ladder's middle rung,
+    /// docs/BEHAVIOR.md §2.8): as on Apple platforms when true, as URLSession on Linux when false.
+    let canRelaxCertificateValidation: Bool
+
+    init(canRelaxCertificateValidation: Bool = false, rule: @escaping @Sendable (TransportRequest) -> Reply) {
+        self.canRelaxCertificateValidation = canRelaxCertificateValidation
         self.rule = rule
     }
 
@@ -148,8 +153,11 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
 
     /// A minimal origin: time, handshakes, publish, leave, here-now, history and push answer at once; long-polls
     /// (`tt` other than 0) are held.
-    static func origin(overrides: @escaping @Sendable (TransportRequest) -> Reply? = { _ in nil }) -> FakeTransport {
-        FakeTransport { request in
+    static func origin(
+        canRelaxCertificateValidation: Bool = false,
+        overrides: @escaping @Sendable (TransportRequest) -> Reply? = { _ in nil }
+    ) -> FakeTransport {
+        FakeTransport(canRelaxCertificateValidation: canRelaxCertificateValidation) { request in
             if let reply = overrides(request) { return reply }
             let path = request.url.path
             let query = request.url.query ?? ""
@@ -206,33 +214,44 @@ extension PNConfiguration {
     }
 }
 
-extension PubNub {
-    /// Moves the reachability probe (`/time/0` every 10 s once connected, docs/BEHAVIOR.md §2.2) an hour away, and
-    /// reschedules it if one is already due: for tests that count or order requests, which a loaded machine can
-    /// stretch past 10 s. (The clock seam of issue 16 will replace this reach into the engine.)
-    func quietReachabilityProbe() {
-        let engine = self.engine
-        engine.queue.sync {
-            engine.probeInterval = 3_600
-            guard engine.probeTimer != nil else { return }
-            engine.probeTimer?.cancel()
-            engine.probeTimer = nil
-            engine.scheduleProbe()
-        }
+extension EngineTimings {
+    /// The documented intervals, but reachability probes every `seconds`.
+    static func probing(every seconds: TimeInterval) -> EngineTimings {
+        var timings = EngineTimings.standard
+        timings.probeInterval = seconds
+        return timings
     }
 
-    /// A client on `transport` (both lanes) that reports to `recorder` as delegate and sink.
+    /// The reachability probe (`/time/0` every 10 s once connected, docs/BEHAVIOR.md §2.2) an hour apart: for tests
+    /// that count or order requests, which a loaded machine can stretch past 10 s.
+    static let quietProbe = EngineTimings.probing(every: 3_600)
+
+    /// These timings with connect attempts abandoned after `seconds`.
+    func connectAttempts(timingOutAfter seconds: TimeInterval) -> EngineTimings {
+        var timings = self
+        timings.connectAttemptTimeout = seconds
+        return timings
+    }
+}
+
+extension PubNub {
+    /// A client on `transport` (both lanes) that reports to `recorder` as delegate and sink, its engine running
+    /// `timings` on `clock`.
     static func testing(
         configuration: PNConfiguration,
         recorder: EventRecorder,
-        transport: FakeTransport? = nil
+        transport: FakeTransport? = nil,
+        timings: EngineTimings = .standard,
+        clock: any EngineClock = DispatchClock()
     ) -> PubNub {
         PubNub(
             configuration: configuration,
             delegate: recorder,
             eventSinks: [recorder],
             serviceLane: transport,
-            longPollLane: transport
+            longPollLane: transport,
+            timings: timings,
+            clock: clock
         )
     }
 }

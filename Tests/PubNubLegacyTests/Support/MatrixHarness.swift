@@ -101,11 +101,14 @@ final class MatrixHarness: @unchecked Sendable {
         return configuration
     }
 
-    /// - Parameter configure: adjusts the client's configuration before the client is made (not for
-    ///   `.unconfigured`).
+    /// - Parameters:
+    ///   - configure: adjusts the client's configuration before the client is made (not for `.unconfigured`).
+    ///   - timings: the client engine's timings (`.fake` and `.unconfigured` abandon connect attempts after 120 s
+    ///     on top of them).
     init(
         _ kind: Origin,
         configure: (PNConfiguration) -> Void = { _ in },
+        timings: EngineTimings = .standard,
         tls: (origin: LocalOrigin, proxy: TLSProxy, authority: TestCertificateAuthority)? = nil
     ) throws {
         let failing = self.failing
@@ -126,7 +129,8 @@ final class MatrixHarness: @unchecked Sendable {
                 delegate: nil,
                 eventSinks: [],
                 serviceLane: lanes.service,
-                longPollLane: lanes.longPoll
+                longPollLane: lanes.longPoll,
+                timings: timings
             )
         case .local:
             let origin = try LocalOrigin.start()
@@ -140,7 +144,8 @@ final class MatrixHarness: @unchecked Sendable {
                 delegate: nil,
                 eventSinks: [],
                 serviceLane: lanes.service,
-                longPollLane: lanes.longPoll
+                longPollLane: lanes.longPoll,
+                timings: timings
             )
         case .fake, .unconfigured:
             let transport = FakeTransport.origin { request in
@@ -176,12 +181,11 @@ final class MatrixHarness: @unchecked Sendable {
                 delegate: nil,
                 eventSinks: [],
                 serviceLane: transport,
-                longPollLane: transport
+                longPollLane: transport,
+                // Rows that hold the connect attempt answer it when the test says so; on a loaded machine that can
+                // be later than the attempt's 10 s limit, whose retry would add a second `/time/` to the row.
+                timings: timings.connectAttempts(timingOutAfter: 120)
             )
-            // Rows that hold the connect attempt answer it when the test says so; on a loaded machine that can be
-            // later than the attempt's 10 s limit, whose retry would add a second `/time/` to the row.
-            let client = self.client
-            client.engine.queue.sync { client.engine.connectAttemptTimeout = 120 }
         }
         self.center = PNObservationCenter(client: self.client)
         self.recorder = FourChannelRecorder(client: self.client, center: self.center)
@@ -243,13 +247,6 @@ final class MatrixHarness: @unchecked Sendable {
         }
     }
 
-    /// Makes the reachability probe run every 0.2 s instead of 10 s, so a restored network is noticed at once.
-    /// Only for cases that need it: the probe is a time request, which a case may have made fail.
-    func probeOften() {
-        let engine = self.client.engine
-        engine.queue.sync { engine.probeInterval = 0.2 }
-    }
-
     /// Cuts the fake network and waits for the disconnect that completes the loss.
     func loseNetwork() async throws {
         let start = self.mark
@@ -274,7 +271,7 @@ final class MatrixHarness: @unchecked Sendable {
             self.recorder.entries.dropFirst(start).contains { $0.channel == channel && $0.label == label }
         }
         // The rest of that delivery round (observers, notification, block) lands before the next window opens.
-        self.client.engine.dispatcher.queue.sync {}
+        self.client.engine.flushDeliveryQueue()
     }
 
     // MARK: - The check
@@ -294,8 +291,7 @@ final class MatrixHarness: @unchecked Sendable {
             self.recorder.entries.dropFirst(start).filter { !ignoring($0) }.count >= expected.count
         }
         // Everything the engine emitted by now reaches the delivery queue before this returns.
-        self.client.engine.queue.sync {}
-        self.client.engine.dispatcher.queue.sync {}
+        self.client.engine.flush()
         let actual = Array(self.recorder.entries.dropFirst(start).filter { !ignoring($0) })
         #expect(
             actual.map { "\($0.channel):\($0.label)" } == expected.map { "\($0.0):\($0.1)" },

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import PubNubLegacy
+
+/// The TLS fallback ladder's decisions (docs/BEHAVIOR.md §2.8, docs/DESIGN.md A12), without I/O.
+@Suite struct SecurityLadderTests {
+    static let untrusted = TransportFailure.tls(code: -1202, description: "certificate untrusted")
+
+    static func settings(reduce: Bool, ignore: Bool) -> ClientSettings {
+        var settings = ClientSettings()
+        settings.secure = true
+        settings.reduceSecurityLevelOnError = reduce
+        settings.ignoreSecureConnectionRequirement = ignore
+        return settings
+    }
+
+    @Test func everyAllowedRungIsTriedSilentlyThenTheTLSFailureIsReported() {
+        let settings = Self.settings(reduce: true, ignore: true)
+        var ladder = SecurityLadder(canRelax: true)
+        ladder.settingsApplied(old: nil, new: settings)
+        #expect(ladder.attemptFailed(Self.untrusted, settings: settings) == .relaxed)
+        #expect(ladder.level == .relaxed && ladder.lastFailure == nil)
+        #expect(ladder.attemptFailed(Self.untrusted, settings: settings) == .plain)
+        #expect(ladder.attemptFailed(Self.untrusted, settings: settings) == nil)
+        #expect(ladder.level == .plain)
+        #expect(ladder.takeLastFailure() == Self.untrusted)
+        #expect(ladder.takeLastFailure() == nil)
+    }
+
+    @Test func withoutPermissionOrRelaxationNoRungIsSkippedTo() {
+        var strictOnly = SecurityLadder(canRelax: true)
+        #expect(strictOnly.attemptFailed(Self.untrusted, settings: Self.settings(reduce: false, ignore: false)) == nil)
+        #expect(strictOnly.level == .strict && strictOnly.lastFailure == Self.untrusted)
+        // The transport cannot relax: the reduce permission alone has nothing to step to.
+        var cannotRelax = SecurityLadder(canRelax: false)
+        #expect(cannotRelax.attemptFailed(Self.untrusted, settings: Self.settings(reduce: true, ignore: false)) == nil)
+        #expect(
+            cannotRelax.attemptFailed(Self.untrusted, settings: Self.settings(reduce: true, ignore: true)) == .plain
+        )
+        // TLS off: nothing to step down from.
+        var plain = SecurityLadder(canRelax: true)
+        var insecure = Self.settings(reduce: true, ignore: true)
+        insecure.secure = false
+        #expect(plain.attemptFailed(Self.untrusted, settings: insecure) == nil)
+    }
+
+    @Test func otherFailuresTakeTheirCourseAndAreRememberedForTheReport() {
+        let settings = Self.settings(reduce: true, ignore: true)
+        var ladder = SecurityLadder(canRelax: true)
+        #expect(ladder.attemptFailed(.timedOut, settings: settings) == nil)
+        #expect(ladder.level == .strict && ladder.lastFailure == .timedOut)
+        #expect(ladder.attemptFailed(.responseTooLarge("body"), settings: settings) == nil)
+        #expect(ladder.takeLastFailure() == .responseTooLarge("body"))
+    }
+
+    @Test func aTLSRelevantSettingsChangeRestartsAtStrictAndMakesAFallenBackClientReconnect() {
+        let settings = Self.settings(reduce: true, ignore: true)
+        var ladder = SecurityLadder(canRelax: false)
+        ladder.settingsApplied(old: nil, new: settings)
+        #expect(ladder.attemptFailed(Self.untrusted, settings: settings) == .plain)
+        var timeout = settings
+        timeout.nonSubscriptionRequestTimeout = 20
+        #expect(!ladder.requiresReconnect(old: settings, new: timeout))
+        ladder.settingsApplied(old: settings, new: timeout)
+        #expect(ladder.level == .plain)
+        var stricter = settings
+        stricter.ignoreSecureConnectionRequirement = false
+        #expect(ladder.requiresReconnect(old: settings, new: stricter))
+        ladder.settingsApplied(old: settings, new: stricter)
+        #expect(ladder.level == .strict)
+        #expect(!ladder.requiresReconnect(old: stricter, new: settings))  // at strict there is nothing to undo
+    }
+}
