@@ -9,7 +9,7 @@ import Foundation
 /// The operation that carries the current connect attempt: a user `connect` (with its blocks), an automatic
 /// connect once the network is back, a reconnect after a loss, or a hard reset.
 struct ConnectionWork {
-    var operation: Operation
+    var operation: EngineOperation
     var success: UserBlock<PNClientConnectionSuccessBlock>?
     var failure: UserBlock<PNClientConnectionFailureBlock>?
 }
@@ -116,24 +116,21 @@ extension ClientEngine {
     private func sendConnectAttempt() {
         self.cancelConnectAttempt()
         guard self.connection.state == .connecting else { return }
-        var answered = false
-        let conclude: (Bool, Bool, Bool) -> Void = { success, networkClass, retryable in
-            guard !answered else { return }
-            answered = true
+        let conclude = OneShot<(success: Bool, networkClass: Bool, retryable: Bool)> { outcome in
             self.connectAttemptTimer?.cancel()
             self.connectAttemptTimer = nil
             self.connectAttemptTask = nil
             self.perform(
                 self.connection.connectAttemptFinished(
-                    success: success,
-                    networkClass: networkClass,
-                    retryable: retryable
+                    success: outcome.success,
+                    networkClass: outcome.networkClass,
+                    retryable: outcome.retryable
                 )
             )
         }
         self.connectAttemptTimer = self.schedule(after: self.timings.connectAttemptTimeout) {
             self.connectAttemptTask?.cancel()
-            conclude(false, true, true)
+            conclude.fire((false, true, true))
         }
         self.connectAttemptTask = self.send(.time, lane: self.serviceLane, timeout: self.timings.connectAttemptTimeout)
         {
@@ -144,7 +141,7 @@ extension ClientEngine {
                     // docs/BEHAVIOR.md §2.8: each rung is a silent retry; only the configuration allows it
                     // (docs/DESIGN.md A12).
                     PNLogger.log(.PNLogConnectionLayerErrorLevel, self, "TLS failed at \(from); retrying with \(lower)")
-                    answered = true
+                    conclude.disarm()
                     self.sendConnectAttempt()
                     return
                 }
@@ -153,14 +150,14 @@ extension ClientEngine {
             case .failure(.cancelled):
                 return
             case .failure(.tls):
-                conclude(false, false, false)
+                conclude.fire((false, false, false))
             case .failure(.other), .failure(.responseTooLarge):
-                conclude(false, false, true)
+                conclude.fire((false, false, true))
             case .failure:
-                conclude(false, true, true)
+                conclude.fire((false, true, true))
             case .success(let response):
                 let ok = (try? ResponseParser.time(response).get()) != nil
-                conclude(ok, !ok, true)
+                conclude.fire((ok, !ok, true))
             }
         }
     }

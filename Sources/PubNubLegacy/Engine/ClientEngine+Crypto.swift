@@ -49,14 +49,6 @@ extension ClientEngine {
         }
     }
 
-    /// Reports, after the message itself, that `message` arrived as `DECRYPTION_ERROR`: the 4.x "decryption error"
-    /// status docs/BEHAVIOR.md §3.10 allows, through `pubnubClient(_:error:)` (see `decryptionError(_:of:)`). Gated
-    /// like the message: while the gate is closed the message is not delivered, so there is nothing to report.
-    func reportDecryptionFailure(_ failure: CryptoError, of message: PNMessage) {
-        guard self.gateIsOpen else { return }
-        self.emit(.error(Self.decryptionError(failure, of: message)))
-    }
-
     /// The error that follows a message delivered as `DECRYPTION_ERROR`: code 119 (the code 3.4 used for a failed
     /// decryption), category `decryptionError`, the message as associated object.
     static func decryptionError(_ failure: CryptoError, of message: PNMessage) -> PNError {
@@ -66,13 +58,6 @@ extension ClientEngine {
             category: .decryptionError,
             associatedObject: message
         )
-    }
-
-    /// Reports, after `message` itself (history: after the history), that a received payload could not be decoded
-    /// (see `undecodableMessageError(_:of:)`). Gated like the message.
-    func reportUndecodableMessage(_ reason: UndecodableReason, of message: PNMessage) {
-        guard self.gateIsOpen else { return }
-        self.emit(.error(Self.undecodableMessageError(reason, of: message)))
     }
 
     /// The error that reports a received payload this client cannot decode — valid JSON the platform's decoder

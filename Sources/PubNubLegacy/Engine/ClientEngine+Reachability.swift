@@ -38,28 +38,26 @@ extension ClientEngine {
     }
 
     private func sendProbe() {
-        var answered = false
         var task: (any TransportTask)?
-        let conclude: (Bool) -> Void = { reachable in
-            guard !answered else { return }
-            answered = true
+        let conclude = self.oneShot(
+            timeout: self.timings.probeTimeout,
+            timedOut: {
+                task?.cancel()
+                return false
+            }
+        ) { reachable in
             self.recovery.probeConcluded()
             self.probeFinished(reachable: reachable)
         }
-        let timer = self.schedule(after: self.timings.probeTimeout) {
-            task?.cancel()
-            conclude(false)
-        }
         task = self.send(.time, lane: self.serviceLane, timeout: self.timings.probeTimeout) { result in
-            timer.cancel()
             switch result {
             case .failure(.tls):
                 // The origin answered; only its TLS failed. The connect attempt reports (or downgrades) that.
-                conclude(true)
+                conclude.fire(true)
             case .failure:
-                conclude(false)
+                conclude.fire(false)
             case .success(let response):
-                conclude((try? ResponseParser.time(response).get()) != nil)
+                conclude.fire((try? ResponseParser.time(response).get()) != nil)
             }
         }
     }

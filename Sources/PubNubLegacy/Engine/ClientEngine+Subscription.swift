@@ -167,22 +167,16 @@ extension ClientEngine {
             completion()
             return
         }
-        var done = false
         var task: (any TransportTask)?
-        let conclude = {
-            guard !done else { return }
-            done = true
-            completion()
-        }
-        let timer = self.schedule(after: settings.nonSubscriptionRequestTimeout) {
-            task?.cancel()
-            conclude()
-        }
+        let conclude = self.oneShot(
+            timeout: settings.nonSubscriptionRequestTimeout,
+            timedOut: { task?.cancel() },
+            completion
+        )
         self.loop.whenRequestsEnd(replaced) {
-            guard !done else { return }
+            guard !conclude.isSpent else { return }
             guard self.connection.isConnected else {
-                timer.cancel()
-                conclude()
+                conclude.fire(())
                 return
             }
             task = self.send(
@@ -190,9 +184,8 @@ extension ClientEngine {
                 lane: self.longPollLane,
                 timeout: settings.nonSubscriptionRequestTimeout
             ) { result in
-                timer.cancel()
                 if case .failure(let failure) = result { self.transportFailed(failure) }
-                conclude()
+                conclude.fire(())
             }
         }
     }

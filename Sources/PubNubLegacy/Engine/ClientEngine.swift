@@ -8,8 +8,9 @@ import PlatformSupport
 // waits for its answer among the `pipelined` operations; the next publish may then start, while any other operation
 // waits until every pipelined one has finished.
 
-/// A running or waiting operation. Queue-confined.
-final class Operation {
+/// A running or waiting operation. Queue-confined. (Not `Operation`: that would shadow `Foundation.Operation` in
+/// every file of the module.)
+final class EngineOperation {
     let id: Int
     let name: String
     /// True once the operation reported its outcome; later outcomes are ignored (exactly-once).
@@ -74,11 +75,11 @@ final class ClientEngine: @unchecked Sendable {
     var connection = ConnectionStateMachine()
     private(set) lazy var loop = SubscribeLoop(engine: self)
 
-    private var waiting: [(name: String, pipelinable: Bool, start: (Operation) -> Void)] = []
-    private(set) var current: Operation?
+    private var waiting: [(name: String, pipelinable: Bool, start: (EngineOperation) -> Void)] = []
+    private(set) var current: EngineOperation?
     /// Publishes that released the lock after being written on the pipelined lane and wait for their answers, oldest
     /// first.
-    private(set) var pipelined: [Operation] = []
+    private(set) var pipelined: [EngineOperation] = []
     private var nextOperationID = 0
     private var pumping = false
 
@@ -160,7 +161,7 @@ final class ClientEngine: @unchecked Sendable {
         _ name: String,
         atHead: Bool = false,
         pipelinable: Bool = false,
-        _ start: @escaping (Operation) -> Void
+        _ start: @escaping (EngineOperation) -> Void
     ) {
         dispatchPrecondition(condition: .onQueue(self.queue))
         guard !self.shutDown else { return }
@@ -185,7 +186,7 @@ final class ClientEngine: @unchecked Sendable {
 
     /// Lets the operations after `operation` (the running publish, just written on the pipelined lane) start while it
     /// waits for its answer; it still finishes exactly once through `finish`.
-    func release(_ operation: Operation) {
+    func release(_ operation: EngineOperation) {
         dispatchPrecondition(condition: .onQueue(self.queue))
         guard self.current === operation, !operation.finished else {
             preconditionFailure("release of an operation that is not the running one")
@@ -196,7 +197,7 @@ final class ClientEngine: @unchecked Sendable {
     }
 
     /// Ends `operation` (if it has not ended) and starts the next waiting one.
-    func finish(_ operation: Operation) {
+    func finish(_ operation: EngineOperation) {
         dispatchPrecondition(condition: .onQueue(self.queue))
         guard !operation.finished else { return }
         operation.finished = true
@@ -241,7 +242,7 @@ final class ClientEngine: @unchecked Sendable {
             }
             let next = self.waiting.removeFirst()
             self.nextOperationID += 1
-            let operation = Operation(id: self.nextOperationID, name: next.name)
+            let operation = EngineOperation(id: self.nextOperationID, name: next.name)
             self.current = operation
             next.start(operation)
         }

@@ -1,0 +1,114 @@
+import Foundation
+
+// The one runner of request-shaped operations (docs/BEHAVIOR.md §1.2, §4): each `RequestOperation` waits for its
+// turn, runs its preflight, sends its request with its own timer (started when the operation starts executing) and
+// reports exactly one outcome — success, failure, timeout or abort — before the next operation starts.
+
+extension ClientEngine {
+    /// Queues `request` behind the operations called before it and executes it when its turn comes. Call on `queue`.
+    func run<Value>(_ request: RequestOperation<Value>) {
+        self.submit(request.name, pipelinable: request.pipelinable) { [unowned self] operation in
+            self.start(request, as: operation)
+        }
+    }
+
+    private func start<Value>(_ request: RequestOperation<Value>, as operation: EngineOperation) {
+        switch request.preflight() {
+        case .fail(let error):
+            self.report(request.failed(error))
+            self.finish(operation)
+        case .succeed(let value):
+            request.succeeded(value).forEach(self.report)
+            self.finish(operation)
+        case .send(let endpoint, let announcing):
+            if let announcing { self.report(announcing) }
+            // docs/BEHAVIOR.md §1.2, with `publishPipelineDepth` above 1: written on the pipelined lane, a publish
+            // lets the next one start before its answer arrives.
+            let pipelining = request.pipelinable && self.pipelineDepth > 1
+            self.exchange(request, endpoint: endpoint, as: operation, on: pipelining ? self.pipelineLane : nil)
+            if pipelining && !operation.finished {
+                self.release(operation)
+            }
+        }
+    }
+
+    private func report(_ emission: Emission) {
+        self.emit(emission.event, completion: emission.completion)
+    }
+
+    /// Sends `endpoint` for `operation` on `lane` (default: the service lane) and finishes the operation with exactly
+    /// one outcome. Idempotent requests are re-sent after a malformed answer or a connection that failed without an
+    /// answer, 3 attempts in total; the others never are (docs/BEHAVIOR.md §4.3).
+    private func exchange<Value>(
+        _ request: RequestOperation<Value>,
+        endpoint: Endpoint,
+        as operation: EngineOperation,
+        on lane: (any HTTPTransport)?
+    ) {
+        let timeout = self.settings?.nonSubscriptionRequestTimeout ?? 10
+        let fail: (PNError) -> Void = { [unowned self] error in
+            self.report(request.failed(error))
+            self.finish(operation)
+        }
+        operation.onAbort = { code in fail(PNError(code: code, category: .networkIssues)) }
+        operation.timers.append(
+            self.schedule(after: timeout) {
+                guard !operation.finished else { return }
+                operation.tasks.forEach { $0.cancel() }
+                fail(PNError(message: request.timeoutMessage, code: kPNRequestExecutionFailedByTimeoutError))
+            }
+        )
+        let lane = lane ?? self.serviceLane
+        var attempts = 0
+        func attempt() {
+            attempts += 1
+            let retryable = request.idempotent && attempts < 3
+            let task = self.send(endpoint, lane: lane, timeout: timeout + 1) { [unowned self] result in
+                guard !operation.finished else { return }
+                switch result {
+                case .failure(.cancelled):
+                    return
+                case .failure(let transportFailure) where retryable && transportFailure.isLostConnection:
+                    // docs/BEHAVIOR.md §4.3 write-failure retries, over HTTP: the connection failed without an answer.
+                    // Re-sent while attempts remain; the probe this starts fails the request with 104 if the origin is
+                    // gone.
+                    self.transportFailed(transportFailure)
+                    attempt()
+                case .failure(let transportFailure):
+                    fail(
+                        PNError.fromTransport(
+                            transportFailure,
+                            networkCode: kPNRequestExecutionFailedOnInternetFailureError,
+                            timeoutMessage: request.timeoutMessage
+                        )
+                    )
+                    self.transportFailed(transportFailure)
+                case .success(let response):
+                    switch request.parse(response) {
+                    case .success(let value):
+                        request.succeeded(value).forEach(self.report)
+                        self.finish(operation)
+                    case .failure(.malformedJSON) where retryable, .failure(.malformedField) where retryable,
+                        .failure(.notUTF8) where retryable:
+                        attempt()
+                    case .failure(let responseFailure):
+                        fail(PNError.fromResponse(responseFailure, associatedObject: request.associatedObject))
+                    }
+                }
+            }
+            if let task { operation.tasks.append(task) }
+        }
+        attempt()
+    }
+}
+
+extension TransportFailure {
+    /// A connection that failed or closed without an answer (not a timeout, a cancel or a TLS failure): the request
+    /// may or may not have reached the origin.
+    fileprivate var isLostConnection: Bool {
+        switch self {
+        case .network, .other: return true
+        case .cancelled, .timedOut, .tls, .responseTooLarge: return false
+        }
+    }
+}
