@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 import TestSupport
 import Testing
 
