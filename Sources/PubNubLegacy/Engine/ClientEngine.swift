@@ -18,7 +18,7 @@ final class EngineOperation {
     /// Called when the client fails everything in flight (network loss: 104, user disconnect: 105).
     var onAbort: ((Int) -> Void)?
     /// Cancelled when the operation finishes.
-    var timers: [DispatchWorkItem] = []
+    var timers: [any EngineTimer] = []
     var tasks: [any TransportTask] = []
 
     init(id: Int, name: String) {
@@ -87,14 +87,14 @@ final class ClientEngine: @unchecked Sendable {
     var connectionWork: ConnectionWork?
     /// Subscription changes waiting for the loop, by operation id.
     var subscriptionChanges: [Int: SubscriptionChange] = [:]
-    var probeTimer: DispatchWorkItem?
+    var probeTimer: (any EngineTimer)?
     /// Probe in flight, the loop's pending check and recovery (docs/BEHAVIOR.md §2.2, §3.8).
     var recovery = RecoveryMachine()
     /// While true, finished operations do not start the next one (user disconnect delivers did-disconnect first).
     var holdOperations = false
-    var connectAttemptTimer: DispatchWorkItem?
+    var connectAttemptTimer: (any EngineTimer)?
     var connectAttemptTask: (any TransportTask)?
-    var heartbeatTimer: DispatchWorkItem?
+    var heartbeatTimer: (any EngineTimer)?
     var shutDown = false
     /// 3.4 purged the process-wide channel cache on a user disconnect. Only the shared client does so here:
     /// with several clients in one process, one client's disconnect must not reset the channels of another.
@@ -250,12 +250,10 @@ final class ClientEngine: @unchecked Sendable {
 
     // MARK: - Timers and requests
 
-    /// Runs `work` on the queue after `delay` seconds of `clock`; the returned item cancels it.
+    /// Runs `work` on the queue after `delay` seconds of `clock`; the returned timer cancels it. Call on the queue.
     @discardableResult
-    func schedule(after delay: TimeInterval, _ work: @escaping () -> Void) -> DispatchWorkItem {
-        let item = DispatchWorkItem(block: work)
-        self.clock.schedule(item, after: delay, on: self.queue)
-        return item
+    func schedule(after delay: TimeInterval, _ work: @escaping () -> Void) -> any EngineTimer {
+        self.clock.schedule(after: delay, on: self.queue, work)
     }
 
     /// The request context of the current settings and identifier.

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 
 // The engine's clock seam: every timer of `ClientEngine` and `SubscribeLoop` (probe, probe timeout, connect attempt
 // and its retries, heartbeat, hard-reset delay, long-poll handshake/settle/deadline/idle restart, operation timeouts)
@@ -7,15 +8,36 @@ import Foundation
 
 /// Schedules the engine's timers.
 protocol EngineClock: Sendable {
-    /// Performs `item` on `queue` once `delay` seconds have passed on this clock, unless `item` was cancelled by
-    /// then. Timers due at the same moment run in the order they were scheduled.
-    func schedule(_ item: DispatchWorkItem, after delay: TimeInterval, on queue: DispatchQueue)
+    /// Runs `work` on `queue` once `delay` seconds have passed on this clock, unless the returned timer was cancelled
+    /// by then. Timers due at the same moment run in the order they were scheduled. Called on `queue`.
+    @discardableResult
+    func schedule(after delay: TimeInterval, on queue: DispatchQueue, _ work: @escaping () -> Void) -> any EngineTimer
 }
 
-/// The wall clock: `queue.asyncAfter`.
-struct DispatchClock: EngineClock {
-    func schedule(_ item: DispatchWorkItem, after delay: TimeInterval, on queue: DispatchQueue) {
-        queue.asyncAfter(deadline: .now() + delay, execute: item)
+/// A scheduled timer of an `EngineClock`. `cancel()` (on the timer's queue) keeps the work from running and releases
+/// what it captured.
+protocol EngineTimer: AnyObject {
+    func cancel()
+}
+
+extension ScheduledTimer: EngineTimer {}
+
+/// The wall clock: one `TimerQueue` for the engine's queue (a dispatch timer source and a heap of pending work), so a
+/// cancelled timer — every finished request's timeout — releases what it captured at once, not at its deadline.
+final class DispatchClock: EngineClock, @unchecked Sendable {
+    // @unchecked: `timers` is a lock box; the `TimerQueue` in it is used only on its own queue.
+    private let timers = Locked<TimerQueue?>(nil)
+
+    @discardableResult
+    func schedule(after delay: TimeInterval, on queue: DispatchQueue, _ work: @escaping () -> Void) -> any EngineTimer {
+        let timers = self.timers.withLock { timers in
+            if let existing = timers { return existing }
+            let made = TimerQueue(queue: queue)
+            timers = made
+            return made
+        }
+        precondition(timers.queue === queue, "a DispatchClock serves the one queue of its engine")
+        return timers.schedule(after: delay, work)
     }
 }
 

@@ -5,7 +5,7 @@ import Foundation
 /// Confined to one serial queue (the client queue for the engine's exchanges); it takes no lock.
 final class OneShot<Input> {
     private var body: ((Input) -> Void)?
-    private var timer: DispatchWorkItem?
+    private var timer: (any EngineTimer)?
 
     /// A shot that runs `body` on its first `fire(_:)`.
     init(_ body: @escaping (Input) -> Void) {
@@ -35,9 +35,9 @@ final class OneShot<Input> {
 
     /// Fires with `timedOut()` when `timer` runs, unless the shot is spent by then. `timedOut` runs only then (it may
     /// cancel the exchange the shot concludes). The timer must run on the shot's queue.
-    func arm(_ timer: (@escaping () -> Void) -> DispatchWorkItem, timedOut: @escaping () -> Input) {
+    func arm(_ timer: (@escaping () -> Void) -> any EngineTimer, timedOut: @escaping () -> Input) {
         guard !self.isSpent else { return }
-        // The work item holds the shot until it runs or the shot is spent (which cancels and drops the item).
+        // The timer holds the shot until it runs or the shot is spent (which cancels it and drops what it captured).
         self.timer = timer {
             guard !self.isSpent else { return }
             self.fire(timedOut())

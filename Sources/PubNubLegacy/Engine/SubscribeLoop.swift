@@ -16,11 +16,11 @@ final class SubscribeLoop {
     private unowned let engine: ClientEngine
     private(set) var machine = StateMachine()
     private var task: (any TransportTask)?
-    private var waitTimer: DispatchWorkItem?
+    private var waitTimer: (any EngineTimer)?
     /// Ends the request in flight once `subscribeMaximumIdleTime` has passed since it was sent, however slowly its
     /// answer trickles in (a byte now and then restarts the transport's idle timeout, not this).
-    private var deadlineTimer: DispatchWorkItem?
-    private var idleRestartTimer: DispatchWorkItem?
+    private var deadlineTimer: (any EngineTimer)?
+    private var idleRestartTimer: (any EngineTimer)?
     private var lastResponse: SubscribeResponse?
     /// Messages of the previous answer, to drop exact repeats when a catch-up overlaps (docs/BEHAVIOR.md §3.7).
     private var recentKeys: Set<MessageKey> = []

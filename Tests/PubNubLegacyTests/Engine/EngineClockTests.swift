@@ -13,25 +13,22 @@ import Testing
         let clock = ManualClock()
         let log = Locked([String]())
         @discardableResult
-        func timer(_ name: String, after delay: TimeInterval) -> DispatchWorkItem {
-            let item = DispatchWorkItem {
+        func timer(_ name: String, after delay: TimeInterval) -> any EngineTimer {
+            clock.schedule(after: delay, on: queue) {
                 dispatchPrecondition(condition: .onQueue(queue))
                 log.withLock { $0.append(name) }
             }
-            clock.schedule(item, after: delay, on: queue)
-            return item
         }
         timer("c", after: 3)
         timer("a", after: 1)
         timer("b1", after: 2)
         timer("b2", after: 2)
         timer("cancelled", after: 1.5).cancel()
-        let chained = DispatchWorkItem {
+        clock.schedule(after: 2.2, on: queue) {
             log.withLock { $0.append("chain") }
             // Scheduled while the clock advances: due within the same advance, so it runs in it.
-            clock.schedule(DispatchWorkItem { log.withLock { $0.append("chained") } }, after: 0.5, on: queue)
+            clock.schedule(after: 0.5, on: queue) { log.withLock { $0.append("chained") } }
         }
-        clock.schedule(chained, after: 2.2, on: queue)
         clock.advance(by: 0.999)
         #expect(log.current.isEmpty)
         clock.advance(by: 2.001)

@@ -10,12 +10,37 @@ import PlatformSupport
 ///
 /// Call `advance` from the test, never from the engine queue (it waits for each timer to run there).
 final class ManualClock: EngineClock, @unchecked Sendable {
-    // @unchecked: `state` is a lock box; a DispatchWorkItem is only performed on its queue.
+    // @unchecked: `state` is a lock box; a timer's work is only performed on its queue.
+
+    /// A timer of this clock; `cancel()` keeps its work from running and drops it.
+    final class Item: EngineTimer, @unchecked Sendable {
+        // @unchecked: `work` is a lock box.
+        private let work: Locked<(() -> Void)?>
+
+        init(_ work: @escaping () -> Void) {
+            self.work = Locked(work)
+        }
+
+        var isCancelled: Bool { self.work.withLock { $0 == nil } }
+
+        func cancel() {
+            self.work.withLock { $0 = nil }
+        }
+
+        /// Runs the work unless cancelled; at most once.
+        func perform() {
+            let work = self.work.withLock { work -> (() -> Void)? in
+                defer { work = nil }
+                return work
+            }
+            work?()
+        }
+    }
 
     private struct Timer {
         var deadline: TimeInterval
         var order: Int
-        var item: DispatchWorkItem
+        var item: Item
         var queue: DispatchQueue
     }
 
@@ -37,13 +62,16 @@ final class ManualClock: EngineClock, @unchecked Sendable {
         }
     }
 
-    func schedule(_ item: DispatchWorkItem, after delay: TimeInterval, on queue: DispatchQueue) {
+    @discardableResult
+    func schedule(after delay: TimeInterval, on queue: DispatchQueue, _ work: @escaping () -> Void) -> any EngineTimer {
+        let item = Item(work)
         self.state.withLock { state in
             state.nextOrder += 1
             state.timers.append(
                 Timer(deadline: state.now + max(0, delay), order: state.nextOrder, item: item, queue: queue)
             )
         }
+        return item
     }
 
     /// Moves the clock `seconds` forward, running every timer that falls due on the way.
@@ -51,7 +79,7 @@ final class ManualClock: EngineClock, @unchecked Sendable {
         let target = self.now + seconds
         while let timer = self.takeNextDue(until: target) {
             timer.queue.sync {
-                if !timer.item.isCancelled { timer.item.perform() }
+                timer.item.perform()
             }
         }
         self.state.withLock { $0.now = max($0.now, target) }
