@@ -32,6 +32,7 @@ enum BenchCommand {
               json_encode_*        µs to encode a 1 KiB string / a small dictionary as a message's JSON text;
                                    *_foundation: JSONSerialization on the same value
               rss_start/rss_end    resident memory at start and end
+              rss_end_trimmed      at the end, after the allocator returned its free pages (glibc)
             --ca-file trusts the CA certificates in PATH for TLS instead of the system's. --network-only skips the
             fan-out, crypto, batch and JSON workloads, which do not use the given origin. --quick runs a few
             seconds per workload. Exit
@@ -203,6 +204,9 @@ enum BenchCommand {
         }
         Self.bench("rss_start", Double(start), "KiB", decimals: 0)
         Self.bench("rss_end", Double(end), "KiB", decimals: 0)
+        if BenchMemory.returnFreePages(), let trimmed = BenchMemory.residentKiB() {
+            Self.bench("rss_end_trimmed", Double(trimmed), "KiB", decimals: 0)
+        }
 
         let lost = delivery.lost + pipelinedDelivery.lost
         if lost > 0 {

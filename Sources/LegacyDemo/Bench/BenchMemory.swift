@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
 #endif
 
 /// Workload 9 of `LegacyDemo bench`: the process's resident set size.
@@ -50,6 +52,23 @@ extension BenchMemory {
             return line.split(separator: " ").compactMap { Int($0) }.first
         }
         return nil
+        #endif
+    }
+}
+
+extension BenchMemory {
+    /// Hands the allocator's free pages back to the system (glibc's `malloc_trim(0)`), so that the resident set
+    /// measured next is what the process still holds, not what the allocator kept after the workloads' transient
+    /// peaks; false where there is no such call (the figure is then the plain resident set).
+    static func returnFreePages() -> Bool {
+        #if canImport(Glibc)
+        // malloc.h is not in Swift's Glibc module: look the function up in the process.
+        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "malloc_trim") else { return false }
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        return true
+        #else
+        return false
         #endif
     }
 }
