@@ -15,7 +15,8 @@ Python's `ssl` module serves TLS; certificates are made with the `openssl` comma
       Listens on 127.0.0.1 (port 0: the kernel chooses) and relays every connection to 127.0.0.1:PORT. One port takes
       TLS and plain HTTP alike: a first byte 0x16 opens a TLS handshake, anything else is relayed as it is. Prints
       `listening PORT` first, then one line per connection (unless --quiet): `tls`, `tls-rejected` (the handshake
-      failed, e.g. the client refused the certificate), `tls-cut` (--mode cut-handshake) or `plain`.
+      failed with the client's alert, e.g. it refused the certificate), `tls-abandoned` (the client closed the
+      connection mid-handshake without an alert), `tls-cut` (--mode cut-handshake) or `plain`.
       --test-ca DIR makes a CA and a certificate for 127.0.0.1/localhost in DIR (printing `ca DIR/ca.pem`) and serves it.
       --mode cut-handshake reads the start of each TLS handshake and closes the connection.
       --lifeline ends the terminator when its standard input closes (tests hold it open); --cleanup DIR deletes DIR
@@ -127,9 +128,12 @@ def serve_connection(client, context, upstream, mode, quiet):
                 return
             try:
                 client = context.wrap_socket(client, server_side=True)
-            except (ssl.SSLError, OSError):
+            except (ssl.SSLError, OSError) as error:
+                # A client that refuses the certificate (or the protocol) says so with a TLS alert; one that only
+                # closed the connection mid-handshake (it gave up: a timeout or a cancelled request) sent none.
+                alert = isinstance(error, ssl.SSLError) and "ALERT" in (error.reason or "")
                 if not quiet:
-                    say("tls-rejected")
+                    say("tls-rejected" if alert else "tls-abandoned")
                 return
             if not quiet:
                 say("tls")

@@ -8,7 +8,8 @@ import TestSupport
 /// certificate made at test time — by default a self-signed one for `CN=localhost` (S-11), or any identity a
 /// `TestCertificateAuthority` issued. One port takes TLS and plain HTTP alike (the terminator peeks at the first byte:
 /// 0x16 opens a TLS handshake) and relays both to the origin, printing one line per connection: `tls`,
-/// `tls-rejected` (the handshake failed, e.g. the client refused the certificate), `tls-cut` (`.cutHandshake`: the
+/// `tls-rejected` (the handshake failed with the client's alert, e.g. it refused the certificate), `tls-abandoned` (the
+/// client closed the connection mid-handshake without an alert), `tls-cut` (`.cutHandshake`: the
 /// terminator closed the connection inside the handshake) or `plain`. The test that starts it calls `stop()`, which
 /// ends the process and deletes any folder the proxy made; should the test process die first, the terminator sees
 /// its stdin close and does both itself.
@@ -19,6 +20,7 @@ final class TLSProxy: @unchecked Sendable {
     enum Connection: String, Sendable {
         case tls
         case tlsRejected = "tls-rejected"
+        case tlsAbandoned = "tls-abandoned"
         case tlsCut = "tls-cut"
         case plain
     }
