@@ -27,9 +27,12 @@ import Testing
         let reader = try HTTPTestClient(port: origin.port, receiveBufferBytes: 4_096)
         let request = "GET /v2/history/sub-key/sub/channel/big?count=100 HTTP/1.1\r\n\r\n"
         try reader.send(String(repeating: request, count: 32))  // 2 KB asking for 32 answers of 3 MB
-        try eventuallyBlocking("origin.counters.requests > before") { origin.counters.requests > before }
-        // Without the bound every answer is built at once (the probe saw ~137 MB held); give that the time.
-        Thread.sleep(forTimeInterval: 0.3)
+        // Once the connection holds answers up to the bound that the client does not take, it reads no more
+        // requests until the client does; without the bound it never gets there (the probe saw ~137 MB held).
+        let server = origin.control.withLock { $0.server }
+        try eventuallyBlocking("server.heldBackConnectionCount == 1", within: 30) {
+            server.heldBackConnectionCount == 1
+        }
         #expect(origin.counters.requests - before <= 4)
         for _ in 0..<32 {
             let response = try reader.readResponse(within: .seconds(60))

@@ -94,6 +94,14 @@ final class HTTPConnection: @unchecked Sendable {
     /// the answers it holds are below the bound.
     var takesMoreWork: Bool { self.pendingCount < self.maxPipelined && self.heldBytes < self.maxHeldBytes }
 
+    /// True while the connection holds requests back because of its output: the answers it holds reached their
+    /// bound, so it neither reads nor hands requests to the handler, and some are unsent because the client has not
+    /// taken them (it waits for POLLOUT). It stays so until the client reads.
+    var isHeldBackOnOutput: Bool {
+        self.phase == .open && self.takesRequests && self.heldBytes >= self.maxHeldBytes
+            && self.output.count > self.outputSent
+    }
+
     /// The poll events this connection waits for.
     var pollEvents: Int16 {
         switch self.phase {

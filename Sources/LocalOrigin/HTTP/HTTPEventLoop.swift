@@ -32,6 +32,11 @@ final class HTTPEventLoop: @unchecked Sendable {
     let finished = Latch()
     private let limits: HTTPServerLimits
     private let counter: Locked<Int>
+    /// The server's count of connections held back on output (`HTTPConnection.isHeldBackOnOutput`), shared by its
+    /// loops; this loop adds the change of its own count as it builds each poll set.
+    private let heldBack: Locked<Int>
+    /// This loop's share of `heldBack` (loop thread).
+    private var heldBackHere = 0
     private let wakePipe: HTTPWakePipe
     /// What other threads hand to the loop.
     private struct Inbox {
@@ -59,10 +64,16 @@ final class HTTPEventLoop: @unchecked Sendable {
 
     private static let scratchSize = 64 * 1024
 
-    init(handler: any HTTPHandler, limits: HTTPServerLimits, counter: Locked<Int>) throws(HTTPServerError) {
+    init(
+        handler: any HTTPHandler,
+        limits: HTTPServerLimits,
+        counter: Locked<Int>,
+        heldBack: Locked<Int>
+    ) throws(HTTPServerError) {
         self.handler = handler
         self.limits = limits
         self.counter = counter
+        self.heldBack = heldBack
         self.wakePipe = try HTTPWakePipe()
         self.scratch = .allocate(byteCount: Self.scratchSize, alignment: 16)
     }
@@ -121,12 +132,19 @@ final class HTTPEventLoop: @unchecked Sendable {
         self.pollConnections.removeAll(keepingCapacity: true)
         self.pollFDs.append(pollfd(fd: self.wakePipe.readFD, events: POSIXSocket.pollIn, revents: 0))
         var earliest = UInt64.max
+        var heldBack = 0
         for connection in self.connections {
             self.pollFDs.append(pollfd(fd: connection.fd, events: connection.pollEvents, revents: 0))
             self.pollConnections.append(connection)
             earliest = min(earliest, connection.nextDeadline)
+            if connection.isHeldBackOnOutput { heldBack += 1 }
         }
         self.earliestDeadline = earliest
+        if heldBack != self.heldBackHere {
+            let change = heldBack - self.heldBackHere
+            self.heldBack.withLock { $0 += change }
+            self.heldBackHere = heldBack
+        }
         let ready = POSIXSocket.poll(&self.pollFDs, timeout: self.pollTimeout())
         if ready > 0, self.pollFDs[0].revents != 0 {
             self.wakePipe.drain()  // before taking the tasks, so a wake written after the take is not lost
@@ -290,6 +308,9 @@ final class HTTPEventLoop: @unchecked Sendable {
 
     private func shutDown() {
         self.closeAll()
+        let heldBackHere = self.heldBackHere
+        self.heldBack.withLock { $0 -= heldBackHere }
+        self.heldBackHere = 0
         let leftover = self.inbox.withLock { inbox in
             inbox.acceptsTasks = false
             let leftover = inbox.tasks

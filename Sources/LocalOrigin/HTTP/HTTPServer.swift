@@ -54,6 +54,7 @@ public final class HTTPServer: @unchecked Sendable {
     private let lifecycle = NSLock()
     private let state = Locked(State())
     private let counter = Locked(0)
+    private let heldBack = Locked(0)
 
     /// Creates a stopped server; nothing is bound until `start()`.
     ///
@@ -89,6 +90,13 @@ public final class HTTPServer: @unchecked Sendable {
         self.counter.withLock { $0 }
     }
 
+    /// Connections that stopped reading requests because the answers they hold reached
+    /// `HTTPServerLimits.maxBufferedOutputBytes` and the client has not taken them, as of each loop's last poll; for
+    /// tests that check that no further request is handled until the client reads.
+    var heldBackConnectionCount: Int {
+        self.heldBack.withLock { $0 }
+    }
+
     /// True while the listening socket is open (between `start()` / `resumeAccepting()` and `stop()` /
     /// `stopAccepting()`).
     public var isAccepting: Bool {
@@ -119,7 +127,14 @@ public final class HTTPServer: @unchecked Sendable {
         let acceptor: HTTPAcceptor
         do {
             for _ in 0..<max(1, self.limits.eventLoopCount) {
-                loops.append(try HTTPEventLoop(handler: self.handler, limits: self.limits, counter: self.counter))
+                loops.append(
+                    try HTTPEventLoop(
+                        handler: self.handler,
+                        limits: self.limits,
+                        counter: self.counter,
+                        heldBack: self.heldBack
+                    )
+                )
             }
             acceptor = try HTTPAcceptor(
                 listener: listener,

@@ -176,9 +176,11 @@ import Testing
             let client = try HTTPTestClient(port: server.port, receiveBufferBytes: 4_096)
             let request = "GET /big/\(answerSize) HTTP/1.1\r\n\r\n"
             try client.send(String(repeating: request, count: 32))  // 1 KiB asking for 32 MiB
-            try eventuallyBlocking("handler.handled >= 1") { handler.handled >= 1 }
-            // Without the bound all 32 answers are produced within microseconds of the first; give them the time.
-            Thread.sleep(forTimeInterval: 0.3)
+            // Once the connection holds answers up to the bound that the client does not take, it reads no more
+            // requests until the client does; without the bound it never gets there (all 32 are produced at once).
+            try eventuallyBlocking("server.heldBackConnectionCount == 1", within: 30) {
+                server.heldBackConnectionCount == 1
+            }
             // The kernel's buffers take a few answers (up to 4 MiB on Linux); the server holds at most one more.
             #expect(handler.handled <= 8)
             for _ in 0..<32 {

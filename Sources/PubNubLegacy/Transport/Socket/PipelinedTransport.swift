@@ -55,6 +55,8 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
     private let label: String
     private let condition = NSCondition()
     private var state = State()
+    /// Cancellation reports handed to a global queue and not yet delivered (`SocketTask`).
+    private let scheduledReports = Locked(0)
 
     /// - Parameter label: Names the threads, for debugging.
     init(label: String) {
@@ -73,11 +75,21 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
         guard let target = HTTPTarget(url: request.url), !target.secure else {
-            let task = SocketTask(request: request, target: HTTPTarget.none, completion: completion)
+            let task = SocketTask(
+                request: request,
+                target: HTTPTarget.none,
+                scheduledReports: self.scheduledReports,
+                completion: completion
+            )
             task.finish(.failure(SocketFailure.unsupportedURL))
             return task
         }
-        let task = SocketTask(request: request, target: target, completion: completion)
+        let task = SocketTask(
+            request: request,
+            target: target,
+            scheduledReports: self.scheduledReports,
+            completion: completion
+        )
         enum Step { case cancel, signal, spawn }
         let step = self.locked { state -> Step in
             if state.invalidated { return .cancel }

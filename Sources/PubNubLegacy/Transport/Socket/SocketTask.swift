@@ -26,14 +26,19 @@ final class SocketTask: TransportTask, @unchecked Sendable {
     let poolKey: String
     private let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     private let state = Locked(State())
+    /// The transport's count of reports handed to a global queue whose completion has not returned yet (shared by
+    /// all its tasks), so a test can wait until no late report can still arrive.
+    private let scheduledReports: Locked<Int>
 
     init(
         request: TransportRequest,
         target: HTTPTarget,
+        scheduledReports: Locked<Int>,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) {
         self.request = request
         self.target = target
+        self.scheduledReports = scheduledReports
         self.completion = completion
         if target.secure {
             let trust = request.trust
@@ -87,7 +92,12 @@ final class SocketTask: TransportTask, @unchecked Sendable {
 
     private func report(_ result: Result<TransportResponse, TransportFailure>) {
         let completion = self.completion
-        DispatchQueue.global().async { completion(result) }
+        let scheduledReports = self.scheduledReports
+        scheduledReports.withLock { $0 += 1 }
+        DispatchQueue.global().async {
+            completion(result)
+            scheduledReports.withLock { $0 -= 1 }
+        }
     }
 
     /// Registers the descriptor the worker is about to use; false (nothing registered) when the task is finished.

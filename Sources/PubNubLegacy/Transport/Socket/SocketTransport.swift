@@ -70,11 +70,21 @@ final class SocketTransport: HTTPTransport {
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
         guard let target = HTTPTarget(url: request.url), !target.secure || self.supportsTLS else {
-            let task = SocketTask(request: request, target: HTTPTarget.none, completion: completion)
+            let task = SocketTask(
+                request: request,
+                target: HTTPTarget.none,
+                scheduledReports: self.pool.scheduledReports,
+                completion: completion
+            )
             task.finish(.failure(SocketFailure.unsupportedURL))
             return task
         }
-        let task = SocketTask(request: request, target: target, completion: completion)
+        let task = SocketTask(
+            request: request,
+            target: target,
+            scheduledReports: self.pool.scheduledReports,
+            completion: completion
+        )
         self.pool.enqueue(task)
         return task
     }
@@ -97,6 +107,15 @@ final class SocketTransport: HTTPTransport {
     /// Requests sent and not yet taken by a worker (waiting for a connection slot), for tests.
     var queuedRequestCount: Int {
         self.pool.queuedRequestCount
+    }
+
+    /// Places a report may still come from, for tests that check that nothing is reported again: requests waiting
+    /// for a worker, requests a worker holds (until it has returned from their completion), and reports handed to a
+    /// global queue (a cancellation's) whose completion has not returned yet. At 0, every completion this transport
+    /// will ever call for the requests sent so far has returned (unless `cancel()` or `invalidate()` is called while
+    /// it is read: those take a request out of the queue before scheduling its report).
+    var outstandingReportCount: Int {
+        self.pool.outstandingReportCount
     }
 
     /// Closes the connections resting in the idle pool, so the next request opens a new one (benchmarks time that).
@@ -131,6 +150,8 @@ final class SocketPool: @unchecked Sendable {
     let reusesConnections: Bool
     /// The TLS contexts of `https` connections; nil without OpenSSL.
     let contexts: TLSContextCache?
+    /// Reports of this pool's tasks handed to a global queue whose completion has not returned (`SocketTask`).
+    let scheduledReports = Locked(0)
     private let condition = NSCondition()
     private var state = State()
 
@@ -163,6 +184,13 @@ final class SocketPool: @unchecked Sendable {
 
     var queuedRequestCount: Int {
         self.locked { $0.waiting.count - $0.waitingHead }
+    }
+
+    /// The tasks are counted first: a worker reports on its own thread before it lets go of a task, so once none is
+    /// held, the scheduled reports can only go down.
+    var outstandingReportCount: Int {
+        let held = self.locked { $0.waiting.count - $0.waitingHead + $0.running.count }
+        return held + self.scheduledReports.withLock { $0 }
     }
 
     func closeIdleConnections() {

@@ -19,7 +19,11 @@ final class CompletionLog: @unchecked Sendable {
         self.results.withLock { $0[id] ?? [] }
     }
 
+    /// Requests that reported at least once.
     var reported: Int { self.results.withLock { $0.count } }
+
+    /// Reports received, over all requests (a request reported twice counts twice).
+    var reports: Int { self.results.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 
     /// Waits until `count` requests have reported, or fails the test after `seconds`.
     func waitFor(_ count: Int, within seconds: Double = 20) async throws {
