@@ -37,6 +37,11 @@ extension ClientEngine {
         self.queue.sync { self.uuid }
     }
 
+    /// Whether the https transport can accept any certificate (the TLS ladder's relaxed rung), read on the queue.
+    var canRelaxCertificateValidationNow: Bool {
+        self.queue.sync { self.canRelaxCertificateValidation }
+    }
+
     /// The subscribe loop's cursor now.
     var subscribeCursorNow: Cursor? {
         self.queue.sync { self.loop.machine.cursor }

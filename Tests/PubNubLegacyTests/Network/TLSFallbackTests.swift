@@ -199,7 +199,7 @@ import FoundationNetworking
         defer { proxy.stop() }
         let reduced = Harness(origin: proxy.address) { $0.reduceSecurityLevelOnError = true }
         defer { reduced.stop() }
-        let canRelax = reduced.client.engine.canRelaxCertificateValidation
+        let canRelax = reduced.client.engine.canRelaxCertificateValidationNow
         #if os(Linux)
         #expect(canRelax == OpenSSLTests.loaded)
         #endif
@@ -235,7 +235,7 @@ import FoundationNetworking
         defer { proxy.stop() }
         let harness = Harness(origin: proxy.address) { $0.reduceSecurityLevelOnError = true }
         defer { harness.stop() }
-        let canRelax = harness.client.engine.canRelaxCertificateValidation
+        let canRelax = harness.client.engine.canRelaxCertificateValidationNow
         #if os(Linux)
         // The socket transport's OpenSSL can relax validation; only URLSession on Linux (no OpenSSL) cannot.
         #expect(canRelax == OpenSSLTests.loaded)
