@@ -107,8 +107,12 @@ import Testing
                 }
                 let encoded = JSONFragmentEncoder.encode(value)
                 let expected = Self.oracle(value)
+                // As in the test above: objects whose keys Foundation's comparison does not order (non-ASCII digits
+                // beside ASCII ones, …) come out of corelibs in an order that changes from process to process.
                 #expect(
-                    encoded == expected,
+                    encoded == expected
+                        || encoded.flatMap { ours in expected.map { Self.differsOnlyInUnorderedKeys(ours, $0) } }
+                            == true,
                     "seed \(seed) case \(index) (rerun with JSON_ENCODER_SEED=\(seed)):\n\(Self.describe(value))"
                 )
             }
