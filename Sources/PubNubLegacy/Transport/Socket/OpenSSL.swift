@@ -191,6 +191,7 @@ final class OpenSSL: @unchecked Sendable {
                 dlclose(ssl)
                 continue
             }
+            Self.skipCleanupAtExit(dlsym(ssl, "OPENSSL_init_ssl"))
             return result
         }
         return .failure(failure)
@@ -203,6 +204,18 @@ final class OpenSSL: @unchecked Sendable {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Asks OpenSSL not to free its global state when the process exits (`OPENSSL_INIT_NO_ATEXIT`). Otherwise its
+    /// exit handler frees that state on the exiting thread while socket workers may still close TLS connections on
+    /// theirs, which can crash the process at exit (seen once: `LegacyDemo bench --secure` ended with SIGSEGV in
+    /// libcrypto after its last figure). Freeing memory at exit buys nothing. A library that initialised OpenSSL
+    /// earlier in the process (libcurl) keeps the exit handler it registered; nothing else changes.
+    private static func skipCleanupAtExit(_ initialise: UnsafeMutableRawPointer?) {
+        guard let initialise else { return }
+        typealias InitialiseSSL = @convention(c) (UInt64, OpaquePointer?) -> Int32
+        let noAtExit: UInt64 = 0x0008_0000  // OPENSSL_INIT_NO_ATEXIT (openssl/crypto.h, 1.1.1b and later)
+        _ = unsafeBitCast(initialise, to: InitialiseSSL.self)(noAtExit, nil)
     }
 
     private static func dlerrorText() -> String {
