@@ -55,7 +55,7 @@ extension ClientEngine {
         let report: (PNError?) -> Void = { error in
             self.dispatcher.deliverBlock(DeliveryBlock { completion(error) })
         }
-        if self.connection.state == .disconnectedOnNetworkError {
+        if self.connection.waitsForNetwork {
             self.startProbe()
         }
         self.submit("reconnect") { operation in
@@ -77,7 +77,7 @@ extension ClientEngine {
                 )
                 self.finish(outcome)
             }
-            self.connectionWork = ConnectionWork(operation: operation, success: nil, failure: nil)
+            self.connection.restoreStarting(carrying: ConnectionWork(operation: operation))
             operation.onAbort = { [unowned self] _ in self.endConnectionWork() }
             self.emit(.willRestoreSubscription(Self.regularChannels(self.loop.machine.channels)))
             self.loop.connectionLost()

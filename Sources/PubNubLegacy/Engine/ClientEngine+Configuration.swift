@@ -18,41 +18,33 @@ extension ClientEngine {
             return
         }
         if old == new { return }
-        switch self.connection.state {
-        case .connected:
-            // A client that fell back keeps its weaker level only while the settings that allowed it hold: a change
-            // of them reconnects, at `strict` again, like a change of origin.
-            if old.requiresHardReset(toApply: new) || self.security.requiresReconnect(old: old, new: new) {
-                self.submitHardReset(to: new)
-            } else {
-                self.settings = new
-                self.restartHeartbeat()
-            }
-        case .connecting:
+        // A client that fell back keeps its weaker level only while the settings that allowed it hold: a change of
+        // them reconnects, at `strict` again, like a change of origin.
+        let reconnectNeeded = old.requiresHardReset(toApply: new) || self.security.requiresReconnect(old: old, new: new)
+        switch self.connection.configurationChanged(reconnectNeeded: reconnectNeeded) {
+        case .hardReset:
+            self.submitHardReset(to: new)
+        case .applyInPlace:
+            self.settings = new
+            self.restartHeartbeat()
+        case .restartConnectAttempt:
             // T16: abort the attempt silently and start again with the new configuration.
             self.settings = new
-            if self.connectionWork != nil {
-                self.cancelConnectAttempt()
-                self.beginConnectAttempt()
-            }
-        case .created, .disconnecting, .disconnectingOnConfigurationChange, .disconnectingOnNetworkError,
-            .disconnected, .disconnectedOnNetworkError, .reset:
+            self.cancelConnectAttempt()
+            self.beginConnectAttempt()
+        case .store:
             self.settings = new
-            self.connection.configurationReplaced()
         }
     }
 
     private func submitHardReset(to new: ClientSettings) {
         self.submit("hard reset") { operation in
-            guard self.connection.isConnected else {
+            guard self.connection.hardResetStarting(carrying: ConnectionWork(operation: operation)) else {
                 self.settings = new
-                self.connection.configurationReplaced()
                 self.finish(operation)
                 return
             }
-            self.connectionWork = ConnectionWork(operation: operation, success: nil, failure: nil)
             operation.onAbort = { [unowned self] _ in self.endConnectionWork() }
-            self.connection.hardResetStarted()
             self.loop.connectionLost()
             self.stopBackgroundTimers()
             self.updateSnapshot()

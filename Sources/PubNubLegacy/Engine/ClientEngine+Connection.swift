@@ -6,14 +6,6 @@ import Foundation
 // restore, reconnect and disconnect in `ClientEngine+Disconnect`, probes and network loss in
 // `ClientEngine+Reachability`.
 
-/// The operation that carries the current connect attempt: a user `connect` (with its blocks), an automatic
-/// connect once the network is back, a reconnect after a loss, or a hard reset.
-struct ConnectionWork {
-    var operation: EngineOperation
-    var success: UserBlock<PNClientConnectionSuccessBlock>?
-    var failure: UserBlock<PNClientConnectionFailureBlock>?
-}
-
 extension ClientEngine {
     // MARK: - Connect
 
@@ -40,7 +32,8 @@ extension ClientEngine {
                 }
                 self.finish(operation)
             }
-            switch self.connection.connectRequested() {
+            let work = ConnectionWork(operation: operation, success: success, failure: failure)
+            switch self.connection.connectRequested(carrying: work) {
             case .alreadyConnected:
                 // As 3.4.2: `connectionDidFailWithError:` (101), its notification and the connection observers, then
                 // the block; the connection in place is not touched (3.4.2 released the running connect's lock).
@@ -54,11 +47,9 @@ extension ClientEngine {
                 blockOnly(kPNClientConnectionFailedOnInternetFailureError)
                 self.scheduleProbe()
             case .probeFirst:
-                self.connectionWork = ConnectionWork(operation: operation, success: success, failure: failure)
                 operation.onAbort = { [unowned self] _ in self.endConnectionWork() }
                 self.startProbe()
             case .startConnecting:
-                self.connectionWork = ConnectionWork(operation: operation, success: success, failure: failure)
                 operation.onAbort = { [unowned self] _ in self.endConnectionWork() }
                 self.beginConnectAttempt()
             }
@@ -72,27 +63,32 @@ extension ClientEngine {
             PNLogger.log(.PNLogConnectionLayerInfoLevel, self, "connection \(self.connection.state): \(action)")
             switch action {
             case .beginConnectAttempt:
-                if self.connectionWork != nil {
-                    self.beginConnectAttempt()
-                } else {
-                    // An automatic connect takes the operation lock like a user call (docs/BEHAVIOR.md §1.2 queue
-                    // jump).
-                    self.submit("automatic connect", atHead: true) { operation in
-                        guard self.connection.state == .connecting else {
-                            self.finish(operation)
-                            return
-                        }
-                        self.connectionWork = ConnectionWork(operation: operation, success: nil, failure: nil)
-                        operation.onAbort = { [unowned self] _ in self.endConnectionWork() }
-                        self.beginConnectAttempt()
+                self.beginConnectAttempt()
+            case .submitAutomaticConnect:
+                self.submit("automatic connect", atHead: true) { operation in
+                    guard self.connection.automaticConnectStarting(carrying: ConnectionWork(operation: operation))
+                    else {
+                        self.finish(operation)
+                        return
                     }
+                    operation.onAbort = { [unowned self] _ in self.endConnectionWork() }
+                    self.beginConnectAttempt()
                 }
             case .retryConnectAttempt(let delay):
                 self.connectAttemptTimer = self.schedule(after: delay) { self.sendConnectAttempt() }
-            case .connected(let restoring):
-                self.didConnect(restoring: restoring)
-            case .connectFailed(let networkClass):
-                self.connectFailed(networkClass: networkClass)
+            case .connected(let work):
+                self.didConnect(work: work, restoring: false)
+            case .connectedRestoring:
+                self.didConnect(work: self.connection.work, restoring: true)
+            case .connectFailed(let networkClass, let clearsSubscription, let work):
+                self.connectFailed(networkClass: networkClass, clearsSubscription: clearsSubscription, work: work)
+            case .deferConnect(let work):
+                // T3 → T4: block-only 102; the client connects on its own once a probe succeeds.
+                if let failure = work.failure {
+                    let error = PNError(code: kPNClientConnectionFailedOnInternetFailureError)
+                    self.dispatcher.deliverBlock(DeliveryBlock { failure.block(error) })
+                }
+                self.finish(work.operation)
             case .beginNetworkLoss:
                 self.beginNetworkLoss()
             case .finishNetworkLoss:
@@ -169,22 +165,22 @@ extension ClientEngine {
         self.connectAttemptTask = nil
     }
 
-    private func didConnect(restoring: Bool) {
+    /// Did-connect with `work`'s success block; then the restore (which ends the held work) or the end of `work`.
+    private func didConnect(work: ConnectionWork?, restoring: Bool) {
         let origin = self.settings?.origin ?? ""
         self.updateSnapshot()
-        let work = self.connectionWork
         let success = work?.success
         self.emit(.didConnect(origin: origin), completion: success.map { box in DeliveryBlock { box.block(origin) } })
         self.restartHeartbeat()
         self.scheduleProbe()
         if restoring {
             self.restoreSubscription()
-        } else {
-            self.endConnectionWork()
+        } else if let work {
+            self.finish(work.operation)
         }
     }
 
-    private func connectFailed(networkClass: Bool) {
+    private func connectFailed(networkClass: Bool, clearsSubscription: Bool, work: ConnectionWork?) {
         let error: PNError
         let reported = self.security.takeLastFailure()
         switch reported {
@@ -199,18 +195,18 @@ extension ClientEngine {
         case .none, .some(.cancelled), .some(.timedOut), .some(.network):
             error = PNError(code: kPNClientConnectionFailedOnInternetFailureError)
         }
-        let failure = self.connectionWork?.failure
+        let failure = work?.failure
         self.emit(.connectionDidFail(error), completion: failure.map { box in DeliveryBlock { box.block(error) } })
-        if self.connection.state == .disconnected {
+        if clearsSubscription {
             self.loop.removeAll()
         }
-        self.endConnectionWork()
+        if let work { self.finish(work.operation) }
     }
 
-    /// Finishes the operation carrying the connect (if any).
+    /// Finishes the operation carrying the connect, hard reset or restore, if the connection machine still holds
+    /// one (the restore ended, or the operation was aborted).
     func endConnectionWork() {
-        guard let work = self.connectionWork else { return }
-        self.connectionWork = nil
+        guard let work = self.connection.workEnded() else { return }
         self.finish(work.operation)
     }
 }

@@ -20,7 +20,7 @@ extension ClientEngine {
         }) { [weak self] (answer: (Bool?, Bool?)) in
             guard let self else { return }
             self.queue.async {
-                guard self.connection.isConnected, self.connectionWork != nil else { return }
+                guard self.connection.restoreStillWanted else { return }
                 let channels = self.loop.machine.channels
                 let base = Self.regularChannels(channels)
                 if answer.0 ?? settings.resubscribeOnConnectionRestore {
@@ -75,7 +75,7 @@ extension ClientEngine {
     /// `errorBlock` gets nil and `didDisconnectFromOrigin:` follows — and the calls queued meanwhile then fail
     /// with 105.
     func requestDisconnect() {
-        if self.connection.state == .connecting, self.connection.failedAttempts > 0, self.connectionWork != nil {
+        if self.connection.disconnectCutsConnectShort {
             self.disconnect()
         }
         self.submit("disconnect") { operation in
@@ -87,15 +87,13 @@ extension ClientEngine {
     /// User `disconnect` when its turn comes (docs/BEHAVIOR.md §2.6): no leave; anything still running fails with 105;
     /// did-disconnect exactly once; calls queued behind it run afterwards (and fail their pre-flight with 105).
     func disconnect() {
-        let hadConnection = self.connection.disconnectRequested()
+        let (tearDown, work) = self.connection.disconnectRequested()
         self.cancelConnectAttempt()
         self.stopBackgroundTimers()
         self.probeTimer?.cancel()
         self.probeTimer = nil
         self.recovery.connectionDropped()
-        let work = self.connectionWork
-        self.connectionWork = nil
-        guard hadConnection else {
+        guard tearDown else {
             if let work {
                 if let failure = work.failure {
                     self.dispatcher.deliverBlock(DeliveryBlock { failure.block(nil) })
@@ -104,22 +102,21 @@ extension ClientEngine {
             }
             return
         }
-        self.holdOperations = true
-        self.abortCurrent(code: kPNRequestExecutionFailedClientNotReadyError)
-        self.loop.removeAll()
-        self.channelObjects.removeAll()
-        if self.purgesChannelCacheOnDisconnect {
-            PNChannel.purgeChannelsCache()
+        self.holdingOperations {
+            self.abortCurrent(code: kPNRequestExecutionFailedClientNotReadyError)
+            self.loop.removeAll()
+            self.channelObjects.removeAll()
+            if self.purgesChannelCacheOnDisconnect {
+                PNChannel.purgeChannelsCache()
+            }
+            self.connection.disconnectFinished()
+            self.updateSnapshot()
+            let failure = work?.failure
+            self.emit(
+                .didDisconnect(origin: self.settings?.origin ?? ""),
+                completion: failure.map { box in DeliveryBlock { box.block(nil) } }
+            )
+            if let work { self.finish(work.operation) }
         }
-        self.connection.disconnectFinished()
-        self.updateSnapshot()
-        let failure = work?.failure
-        self.emit(
-            .didDisconnect(origin: self.settings?.origin ?? ""),
-            completion: failure.map { box in DeliveryBlock { box.block(nil) } }
-        )
-        if let work { self.finish(work.operation) }
-        self.holdOperations = false
-        self.resumeOperations()
     }
 }

@@ -65,16 +65,6 @@ extension ClientEngine {
     private func probeFinished(reachable: Bool) {
         PNLogger.log(.PNLogReachabilityLevel, self, "origin \(reachable ? "reachable" : "not reachable")")
         let actions = self.connection.probeFinished(reachable: reachable)
-        let waitingStates: [ConnectionStateMachine.State] = [.created, .disconnected, .disconnectedOnNetworkError]
-        if !reachable, let work = self.connectionWork, waitingStates.contains(self.connection.state) {
-            // T3 → T4: the first probe of a connect found no network: block-only 102, connect later on our own.
-            self.connectionWork = nil
-            if let failure = work.failure {
-                let error = PNError(code: kPNClientConnectionFailedOnInternetFailureError)
-                self.dispatcher.deliverBlock(DeliveryBlock { failure.block(error) })
-            }
-            self.finish(work.operation)
-        }
         self.perform(actions)
         self.performRecovery(self.recovery.probeAnswered(reachable: reachable))
         if reachable {
@@ -113,16 +103,14 @@ extension ClientEngine {
     /// by the long-poll's. Calls waiting behind it start only after did-disconnect, so they fail their pre-flight
     /// with 104 in DisconnectedOnNetworkError instead of slipping in between the two events.
     func beginNetworkLoss() {
-        let held = self.holdOperations
-        self.holdOperations = true
-        self.abortCurrent(code: kPNRequestExecutionFailedOnInternetFailureError)
-        self.emit(.willDisconnectWithError(PNError(code: kPNClientConnectionClosedOnInternetFailureError)))
-        self.loop.connectionLost()
-        self.stopBackgroundTimers()
-        self.recovery.connectionDropped()
-        self.perform(self.connection.networkLossFinished())
-        self.holdOperations = held
-        self.resumeOperations()
+        self.holdingOperations {
+            self.abortCurrent(code: kPNRequestExecutionFailedOnInternetFailureError)
+            self.emit(.willDisconnectWithError(PNError(code: kPNClientConnectionClosedOnInternetFailureError)))
+            self.loop.connectionLost()
+            self.stopBackgroundTimers()
+            self.recovery.connectionDropped()
+            self.perform(self.connection.networkLossFinished())
+        }
     }
 
     // MARK: - Heartbeat

@@ -161,7 +161,7 @@ extension ClientEngine {
     /// starts the leave, so a long-poll already written is on the wire ahead of it. The 10 s bound counts from
     /// this call, the wait included.
     func sendLeave(_ names: [String], after replaced: Set<Int> = [], completion: @escaping () -> Void) {
-        guard self.connection.isConnected, self.connection.reachability != .notReachable, !names.isEmpty,
+        guard self.connection.allowsBestEffortRequests, !names.isEmpty,
             let settings = self.settings
         else {
             completion()

@@ -81,17 +81,15 @@ final class ClientEngine: @unchecked Sendable {
     /// first.
     private(set) var pipelined: [EngineOperation] = []
     private var nextOperationID = 0
+    /// True while the queue starts operations, or while `holdingOperations` runs: an operation that finishes then
+    /// does not start the next one (the running loop, or the end of `holdingOperations`, does).
     private var pumping = false
 
-    /// The operation carrying the current connect attempt or restore.
-    var connectionWork: ConnectionWork?
     /// Subscription changes waiting for the loop, by operation id.
     var subscriptionChanges: [Int: SubscriptionChange] = [:]
     var probeTimer: (any EngineTimer)?
     /// Probe in flight, the loop's pending check and recovery (docs/BEHAVIOR.md §2.2, §3.8).
     var recovery = RecoveryMachine()
-    /// While true, finished operations do not start the next one (user disconnect delivers did-disconnect first).
-    var holdOperations = false
     var connectAttemptTimer: (any EngineTimer)?
     var connectAttemptTask: (any TransportTask)?
     var heartbeatTimer: (any EngineTimer)?
@@ -226,13 +224,19 @@ final class ClientEngine: @unchecked Sendable {
         }
     }
 
-    /// Starts waiting operations again after `holdOperations`.
-    func resumeOperations() {
+    /// Runs `body` with the queue held: operations that finish inside it do not start the next one until it returns
+    /// (a user disconnect delivers did-disconnect, a network loss did-disconnect-with-error, before any call queued
+    /// behind them starts).
+    func holdingOperations(_ body: () -> Void) {
+        let wasPumping = self.pumping
+        self.pumping = true
+        body()
+        self.pumping = wasPumping
         self.pump()
     }
 
     private func pump() {
-        guard !self.pumping, !self.holdOperations else { return }
+        guard !self.pumping else { return }
         self.pumping = true
         defer { self.pumping = false }
         while self.current == nil, let first = self.waiting.first, !self.shutDown {

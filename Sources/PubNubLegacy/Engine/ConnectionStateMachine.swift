@@ -2,60 +2,12 @@
 // docs/DESIGN.md A5). Pure: no I/O, clocks or queues. `ClientEngine` feeds it inputs and carries out the `Action`s it
 // returns, in order. Over HTTP there are no sockets to open, so "opening both sockets" is one Time request (the connect
 // attempt, 10 s timeout, up to 3 retries 2 s apart, docs/BEHAVIOR.md §2.8).
+//
+// The machine also holds the `ConnectionWork` — the operation that carries the current connect, restore or hard reset
+// — without looking into it: it decides when that work starts and ends, and hands it back in the action that ends it,
+// so the engine keeps no bookkeeping of its own about it.
 
 struct ConnectionStateMachine: Equatable {
-    /// docs/BEHAVIOR.md §2.1.
-    enum State: Equatable {
-        case created
-        case connecting
-        case connected
-        case disconnecting
-        case disconnectingOnConfigurationChange
-        case disconnectingOnNetworkError
-        case disconnected
-        case disconnectedOnNetworkError
-        case reset
-    }
-
-    /// The emulated reachability of the origin: Unknown until the first Time probe answers.
-    enum Reachability: Equatable {
-        case unknown
-        case reachable
-        case notReachable
-    }
-
-    /// What `connect` should do right now.
-    enum ConnectDecision: Equatable {
-        /// T2: 101 (connection-failed event and block, as 3.4.2), the connection untouched.
-        case alreadyConnected
-        /// T3: probe first, then decide again with `probeFinished`.
-        case probeFirst
-        /// T4: block-only 102; the client connects on its own once a probe succeeds.
-        case noNetwork
-        /// T5: will-connect, then the connect attempt.
-        case startConnecting
-    }
-
-    /// Side effects, in the order the engine must perform them.
-    enum Action: Equatable {
-        /// Emit `willConnectToOrigin:` and send a connect attempt (Time request).
-        case beginConnectAttempt
-        /// Send another connect attempt after `delay` seconds.
-        case retryConnectAttempt(delay: Double)
-        /// The connect attempt succeeded: emit did-connect, then restore if `restoring`.
-        case connected(restoring: Bool)
-        /// The attempt failed for good (T7/T8): emit connection-failed; `networkClass` selects 102.
-        case connectFailed(networkClass: Bool)
-        /// T10: emit will-disconnect (103), fail in-flight requests with 104, suspend the subscribe loop.
-        case beginNetworkLoss
-        /// T11: emit did-disconnect-with-error (103).
-        case finishNetworkLoss
-        /// Ask the delegate / configuration whether to reconnect automatically (answer: `reconnectDecided`).
-        case askReconnect
-        /// Start probing every 10 s (while Unknown / NotReachable or after a loss).
-        case scheduleProbe
-    }
-
     private(set) var state: State = .created
     private(set) var reachability: Reachability = .unknown
     /// A connect was asked for while the network was down (T4) or unknown (T3); it starts on the next good probe.
@@ -64,6 +16,9 @@ struct ConnectionStateMachine: Equatable {
     private(set) var restoring = false
     /// Failed connect attempts of the current connect (docs/BEHAVIOR.md §2.8: 3 retries before reporting).
     private(set) var failedAttempts = 0
+    /// The operation carrying the current connect, hard reset or restore; it holds the operation lock until the
+    /// machine hands it back.
+    private(set) var work: ConnectionWork?
 
     static let maximumConnectRetries = 3
     static let connectRetryDelay = 2.0
@@ -83,6 +38,23 @@ struct ConnectionStateMachine: Equatable {
 
     /// `isConnected()`: true only in Connected.
     var isConnected: Bool { self.state == .connected }
+
+    /// Waiting for the network after a loss (DisconnectedOnNetworkError): a probe may bring the client back.
+    var waitsForNetwork: Bool { self.state == .disconnectedOnNetworkError }
+
+    /// Whether a best-effort request (leave) may go out: connected, and the origin not known to be gone.
+    var allowsBestEffortRequests: Bool { self.isConnected && self.reachability != .notReachable }
+
+    /// A restore that asked the delegate (asynchronously) still goes ahead: connected, and its work not ended
+    /// meanwhile (by a disconnect, a network loss or a reset).
+    var restoreStillWanted: Bool { self.isConnected && self.work != nil }
+
+    /// Whether a user `disconnect` ends the connect in progress at once instead of waiting behind it: a connect
+    /// carried by an operation whose first attempt already failed would otherwise hold the queue for up to 46 s of
+    /// retries (docs/BEHAVIOR.md §2.6).
+    var disconnectCutsConnectShort: Bool {
+        self.state == .connecting && self.failedAttempts > 0 && self.work != nil
+    }
 
     /// Gate G of docs/BEHAVIOR.md §1.3: whether result events reach the delegate and notifications.
     var gateIsOpen: Bool {
@@ -104,8 +76,9 @@ struct ConnectionStateMachine: Equatable {
 
     // MARK: - Inputs
 
-    /// `connect` was called (with a valid configuration).
-    mutating func connectRequested() -> ConnectDecision {
+    /// `connect` was called (with a valid configuration), carried by `work`. The machine holds `work` for
+    /// `.probeFirst` and `.startConnecting`; for the other decisions the caller finishes it.
+    mutating func connectRequested(carrying work: ConnectionWork) -> ConnectDecision {
         switch self.state {
         case .connected, .connecting, .disconnectingOnConfigurationChange:
             return .alreadyConnected
@@ -116,14 +89,24 @@ struct ConnectionStateMachine: Equatable {
         switch self.reachability {
         case .unknown:
             self.connectWhenReachable = true
+            self.work = work
             return .probeFirst
         case .notReachable:
             self.connectWhenReachable = true
             return .noNetwork
         case .reachable:
             self.startConnecting(restoring: false)
+            self.work = work
             return .startConnecting
         }
+    }
+
+    /// The automatic connect submitted by `.submitAutomaticConnect` got the operation lock. Returns false (the
+    /// caller finishes `work`) when there is no connect to carry any more.
+    mutating func automaticConnectStarting(carrying work: ConnectionWork) -> Bool {
+        guard self.state == .connecting, self.work == nil else { return false }
+        self.work = work
+        return true
     }
 
     /// A reachability probe answered. Returns what follows from the new status.
@@ -133,13 +116,24 @@ struct ConnectionStateMachine: Equatable {
             if self.state == .connected {
                 return self.networkLost()
             }
+            switch self.state {
+            case .created, .disconnected, .disconnectedOnNetworkError:
+                if let work = self.work {
+                    // T3 → T4: the first probe of a connect found no network.
+                    self.work = nil
+                    return [.deferConnect(work), .scheduleProbe]
+                }
+            case .connecting, .connected, .disconnecting, .disconnectingOnConfigurationChange,
+                .disconnectingOnNetworkError, .reset:
+                break
+            }
             return [.scheduleProbe]
         }
         switch self.state {
         case .created, .disconnected:
             if self.connectWhenReachable {
                 self.startConnecting(restoring: false)
-                return [.beginConnectAttempt]
+                return [self.connectAction]
             }
             return []
         case .disconnectedOnNetworkError:
@@ -155,7 +149,7 @@ struct ConnectionStateMachine: Equatable {
         guard self.state == .disconnectedOnNetworkError else { return [] }
         if allowed {
             self.startConnecting(restoring: true)
-            return [.beginConnectAttempt]
+            return [self.connectAction]
         }
         // T13: no automatic recovery; a later `connect` starts from an empty subscription list.
         self.state = .disconnected
@@ -163,7 +157,7 @@ struct ConnectionStateMachine: Equatable {
             // The app called `connect` while waiting (T4 answered it 102): that connect goes ahead now (T5), as a
             // fresh one; refusing the automatic reconnect must not swallow the app's own request.
             self.startConnecting(restoring: false)
-            return [.beginConnectAttempt]
+            return [self.connectAction]
         }
         return []
     }
@@ -177,9 +171,11 @@ struct ConnectionStateMachine: Equatable {
             self.reachability = .reachable
             self.failedAttempts = 0
             self.connectWhenReachable = false
-            let restoring = self.restoring
-            self.restoring = false
-            return [.connected(restoring: restoring)]
+            if self.restoring {
+                self.restoring = false
+                return [.connectedRestoring]
+            }
+            return [.connected(self.takeWork())]
         }
         self.failedAttempts += 1
         if retryable && self.failedAttempts <= Self.maximumConnectRetries {
@@ -189,14 +185,22 @@ struct ConnectionStateMachine: Equatable {
         let wasRestoring = self.restoring
         self.restoring = false
         self.failedAttempts = 0
+        let work = self.takeWork()
         if wasRestoring {
             // A reconnect after a loss that cannot reach the origin: stay waiting for the network (T8).
             self.state = .disconnectedOnNetworkError
-            return [.connectFailed(networkClass: networkClass), .scheduleProbe]
+            return [.connectFailed(networkClass: networkClass, clearsSubscription: false, work), .scheduleProbe]
         }
         self.state = .disconnected
         self.connectWhenReachable = false
-        return [.connectFailed(networkClass: networkClass), .scheduleProbe]
+        return [.connectFailed(networkClass: networkClass, clearsSubscription: true, work), .scheduleProbe]
+    }
+
+    /// The held work ended outside the machine's own transitions — the restore after a reconnect, hard reset or
+    /// forced reconnect ended (restored, declined, nothing to restore, or failed), or the work was aborted by a
+    /// network loss or a user disconnect: hands it back to finish, if it is still held.
+    mutating func workEnded() -> ConnectionWork? {
+        self.takeWork()
     }
 
     /// A network-class failure while Connected (T10), or a probe that found the origin gone.
@@ -214,18 +218,20 @@ struct ConnectionStateMachine: Equatable {
         return [.finishNetworkLoss, .scheduleProbe]
     }
 
-    /// User `disconnect` (T9). Returns false when there was nothing to disconnect (no events are due).
-    mutating func disconnectRequested() -> Bool {
+    /// User `disconnect` (T9). `tearDown` is false when there was nothing to disconnect (no events are due);
+    /// `work` is the connect work it ends (its failure block gets nil; the caller finishes it).
+    mutating func disconnectRequested() -> (tearDown: Bool, work: ConnectionWork?) {
         self.connectWhenReachable = false
         self.restoring = false
         self.failedAttempts = 0
+        let work = self.takeWork()
         switch self.state {
         case .connected, .connecting, .disconnectedOnNetworkError, .disconnectingOnNetworkError,
             .disconnectingOnConfigurationChange:
             self.state = .disconnecting
-            return true
+            return (true, work)
         case .created, .disconnected, .disconnecting, .reset:
-            return false
+            return (false, work)
         }
     }
 
@@ -234,16 +240,45 @@ struct ConnectionStateMachine: Equatable {
         if self.state == .disconnecting { self.state = .disconnected }
     }
 
-    /// Hard reset (T15): Connected → DisconnectingOnConfigurationChange.
-    mutating func hardResetStarted() {
+    /// A new configuration different from the applied one; `reconnectNeeded` when it cannot be applied to a live
+    /// connection (another origin, keys, TLS settings; docs/BEHAVIOR.md §2.9).
+    mutating func configurationChanged(reconnectNeeded: Bool) -> ConfigurationDecision {
+        switch self.state {
+        case .connected:
+            return reconnectNeeded ? .hardReset : .applyInPlace
+        case .connecting:
+            return self.work != nil ? .restartConnectAttempt : .store
+        case .created, .disconnecting, .disconnectingOnConfigurationChange, .disconnectingOnNetworkError,
+            .disconnected, .disconnectedOnNetworkError, .reset:
+            self.configurationReplaced()
+            return .store
+        }
+    }
+
+    /// The hard reset operation got the lock, carried by `work` (T15): Connected → DisconnectingOnConfigurationChange.
+    /// Returns false when the client is no longer connected: the new configuration is then simply stored (the
+    /// caller stores it and finishes `work`).
+    mutating func hardResetStarting(carrying work: ConnectionWork) -> Bool {
+        guard self.state == .connected else {
+            self.configurationReplaced()
+            return false
+        }
         self.state = .disconnectingOnConfigurationChange
+        self.work = work
+        return true
     }
 
     /// Hard reset, after its 1 s pause: Created → Connecting, restoring the previous channels.
     mutating func hardResetReconnect() -> [Action] {
         guard self.state == .disconnectingOnConfigurationChange else { return [] }
         self.startConnecting(restoring: true)
-        return [.beginConnectAttempt]
+        return [self.connectAction]
+    }
+
+    /// A forced reconnect (the async overlay's `forceReconnect`) restores the subscription while connected,
+    /// carried by `work` until `workEnded`.
+    mutating func restoreStarting(carrying work: ConnectionWork) {
+        self.work = work
     }
 
     /// A new configuration was stored while not connected. Reachability is emulated (docs/DESIGN.md A5, docs/API-3.4.md
@@ -255,11 +290,22 @@ struct ConnectionStateMachine: Equatable {
         }
     }
 
-    /// `resetClient` (T17).
+    /// `resetClient` (T17): the work, if any, is dropped with the operation queue.
     mutating func resetRequested() {
         self.state = .reset
         self.connectWhenReachable = false
         self.restoring = false
+        self.work = nil
+    }
+
+    /// The action that starts the connect now in Connecting: the held work carries it, else an automatic connect.
+    private var connectAction: Action {
+        self.work != nil ? .beginConnectAttempt : .submitAutomaticConnect
+    }
+
+    private mutating func takeWork() -> ConnectionWork? {
+        defer { self.work = nil }
+        return self.work
     }
 
     private mutating func startConnecting(restoring: Bool) {
