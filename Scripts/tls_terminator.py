@@ -95,8 +95,15 @@ def issue(folder, name, san, days_from=-1.0, days_to=2.0, self_signed=False):
     return os.path.join(folder, pem), os.path.join(folder, key)
 
 
+SAY_LOCK = threading.Lock()
+
+
 def say(text):
-    print(text, flush=True)
+    # One whole line at a time: connection threads report concurrently, and `print` writes the text and its newline
+    # separately (two reports once came out as `plaintls-rejected`).
+    with SAY_LOCK:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
 
 
 def relay(client, origin):
