@@ -146,8 +146,9 @@ struct RunnerHarness: Sendable {
         configured.nonSubscriptionRequestTimeout = timeout
         let settings = configured
         engine.queue.async {
-            engine.settings = settings
-            engine.uuid = "runner-test"
+            // As the facade's `setConfiguration` and `setClientIdentifier` do.
+            engine.applyConfiguration(settings)
+            engine.setClientIdentifier("runner-test")
         }
         self.engine = engine
     }
