@@ -111,7 +111,7 @@ extension ClientEngine {
     /// One connect attempt: a Time request with the connect timeout.
     private func sendConnectAttempt() {
         self.cancelConnectAttempt()
-        guard self.connection.state == .connecting else { return }
+        guard self.connection.isConnecting else { return }
         let conclude = OneShot<(success: Bool, networkClass: Bool, retryable: Bool)> { outcome in
             self.connectAttemptTimer?.cancel()
             self.connectAttemptTimer = nil

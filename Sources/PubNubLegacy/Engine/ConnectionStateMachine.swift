@@ -39,6 +39,9 @@ struct ConnectionStateMachine: Equatable {
     /// `isConnected()`: true only in Connected.
     var isConnected: Bool { self.state == .connected }
 
+    /// A connect attempt is due or running (a retry timer or an attempt that outlived its connect finds otherwise).
+    var isConnecting: Bool { self.state == .connecting }
+
     /// Waiting for the network after a loss (DisconnectedOnNetworkError): a probe may bring the client back.
     var waitsForNetwork: Bool { self.state == .disconnectedOnNetworkError }
 
