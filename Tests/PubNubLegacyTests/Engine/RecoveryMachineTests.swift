@@ -51,7 +51,8 @@ import Testing
     @Test func probingContinuesWhileConnectedOrWhileAConnectWaitsForTheNetwork() {
         var connection = ConnectionStateMachine()
         #expect(!connection.keepsProbing)  // created, nothing waits for the origin
-        _ = connection.connectRequested(carrying: ConnectionWork(operation: EngineOperation(id: 1, name: "connect")))  // reachability unknown: the connect waits for a probe
+        // Reachability unknown: the connect waits for a probe.
+        _ = connection.connectRequested(carrying: ConnectionStateMachineTests.work())
         #expect(connection.keepsProbing)
         _ = connection.probeFinished(reachable: true)  // connecting: the attempt decides, not a probe
         #expect(connection.state == .connecting && !connection.keepsProbing)
