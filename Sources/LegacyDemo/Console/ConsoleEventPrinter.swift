@@ -2,13 +2,14 @@ import Foundation
 import PubNubLegacy
 
 /// Prints every client event once per channel it comes through: this file is the `[delegate]` channel (a
-/// `PNDelegate` implementing all 36 event methods); `ConsoleEventPrinter+Observers.swift` registers the
-/// `[observer]` channel with `PNObservationCenter.defaultCenter()` and the `[notification]` channel with
-/// `NotificationCenter.default`. Completion blocks print `[block]` lines from the session's commands.
+/// `PNDelegate` hearing all 36 event methods through the library's `DelegateCallbackReceiver`);
+/// `ConsoleEventPrinter+Observers.swift` registers the `[observer]` channel with
+/// `PNObservationCenter.defaultCenter()` and the `[notification]` channel with `NotificationCenter.default`.
+/// Completion blocks print `[block]` lines from the session's commands.
 ///
 /// All callbacks arrive on the client's delivery queue. Each line names the 3.4 method, bucket or notification,
 /// then `key=value` fields (see `ConsoleFormat`), e.g. `[delegate] didReceiveMessage channel=a message="hello"`.
-final class ConsoleEventPrinter: PNDelegate, @unchecked Sendable {
+final class ConsoleEventPrinter: DelegateCallbackReceiver, @unchecked Sendable {
     // @unchecked: the stored properties are immutable references to types that are themselves thread-safe.
     let output: ConsoleOutput
     let state: ConsoleState
@@ -18,216 +19,114 @@ final class ConsoleEventPrinter: PNDelegate, @unchecked Sendable {
         self.state = state
     }
 
-    private func say(_ name: String, _ fields: String = "") {
-        self.output.line("[delegate] \(name)\(fields.isEmpty ? "" : " " + fields)")
+    /// Prints the `[delegate]` line of `callback`. Runs on the delivery queue.
+    func receive(_ callback: DelegateCallback, from client: PubNub) {
+        self.output.line(Self.line(callback))
     }
 
-    // MARK: - Connection
-
-    func pubnubClient(_ client: PubNub, error: PNError) {
-        self.say("error", ConsoleFormat.error(error))
+    /// The `[delegate]` line of `callback`: the method's name, then its fields if it has any.
+    static func line(_ callback: DelegateCallback) -> String {
+        let (name, fields) = Self.nameAndFields(callback)
+        return "[delegate] \(name)\(fields.isEmpty ? "" : " " + fields)"
     }
 
-    func pubnubClient(_ client: PubNub, willConnectToOrigin: String) {
-        self.say("willConnectToOrigin", "origin=\(willConnectToOrigin)")
+    private static func nameAndFields(_ callback: DelegateCallback) -> (name: String, fields: String) {
+        switch callback {
+        // Connection
+        case .error(let error):
+            return ("error", ConsoleFormat.error(error))
+        case .willConnect(let origin):
+            return ("willConnectToOrigin", "origin=\(origin)")
+        case .didConnect(let origin):
+            return ("didConnectToOrigin", "origin=\(origin)")
+        case .didDisconnect(let origin):
+            return ("didDisconnectFromOrigin", "origin=\(origin)")
+        case .didDisconnectWithError(let origin, let error):
+            return ("didDisconnectFromOriginWithError", "origin=\(origin) \(ConsoleFormat.error(error))")
+        case .willDisconnectWithError(let error):
+            return ("willDisconnectWithError", ConsoleFormat.error(error))
+        case .connectionDidFail(let error):
+            return ("connectionDidFailWithError", ConsoleFormat.error(error))
+
+        // Subscription
+        case .didSubscribe(let channels):
+            return ("didSubscribeOnChannels", Self.channels(channels))
+        case .willRestoreSubscription(let channels):
+            return ("willRestoreSubscriptionOnChannels", Self.channels(channels))
+        case .didRestoreSubscription(let channels):
+            return ("didRestoreSubscriptionOnChannels", Self.channels(channels))
+        case .subscriptionDidFail(let error):
+            return ("subscriptionDidFailWithError", Self.failure(error))
+        case .didUnsubscribe(let channels):
+            return ("didUnsubscribeOnChannels", Self.channels(channels))
+        case .unsubscriptionDidFail(let error):
+            return ("unsubscriptionDidFailWithError", Self.failure(error))
+
+        // Presence observation
+        case .didEnablePresenceObservation(let channels):
+            return ("didEnablePresenceObservationOnChannels", Self.channels(channels))
+        case .presenceObservationEnablingDidFail(let error):
+            return ("presenceObservationEnablingDidFailWithError", Self.failure(error))
+        case .didDisablePresenceObservation(let channels):
+            return ("didDisablePresenceObservationOnChannels", Self.channels(channels))
+        case .presenceObservationDisablingDidFail(let error):
+            return ("presenceObservationDisablingDidFailWithError", Self.failure(error))
+
+        // Push notifications
+        case .didEnablePushNotifications(let channels):
+            return ("didEnablePushNotificationsOnChannels", Self.channels(channels))
+        case .pushNotificationEnableDidFail(let error):
+            return ("pushNotificationEnableDidFailWithError", Self.failure(error))
+        case .didDisablePushNotifications(let channels):
+            return ("didDisablePushNotificationsOnChannels", Self.channels(channels))
+        case .pushNotificationDisableDidFail(let error):
+            return ("pushNotificationDisableDidFailWithError", Self.failure(error))
+        case .didRemovePushNotifications:
+            return ("didRemovePushNotifications", "")
+        case .pushNotificationRemoveDidFail(let error):
+            return ("pushNotificationsRemoveFromChannelsDidFailWithError", ConsoleFormat.error(error))
+        case .didReceivePushNotificationEnabledChannels(let channels):
+            return ("didReceivePushNotificationEnabledChannels", Self.channels(channels))
+        case .pushNotificationEnabledChannelsDidFail(let error):
+            return ("pushNotificationEnabledChannelsReceiveDidFailWithError", ConsoleFormat.error(error))
+
+        // Time token and messages
+        case .didReceiveTimeToken(let token):
+            return ("didReceiveTimeToken", "token=\(token.uint64Value)")
+        case .timeTokenReceiveDidFail(let error):
+            return ("timeTokenReceiveDidFailWithError", ConsoleFormat.error(error))
+        case .willSendMessage(let message):
+            return ("willSendMessage", ConsoleFormat.outgoing(message))
+        case .messageSendDidFail(let message, let error):
+            return ("didFailMessageSend", "\(ConsoleFormat.outgoing(message)) \(ConsoleFormat.error(error))")
+        case .didSendMessage(let message):
+            return ("didSendMessage", ConsoleFormat.outgoing(message))
+        case .didReceiveMessage(let message):
+            return ("didReceiveMessage", ConsoleFormat.incoming(message))
+        case .didReceivePresenceEvent(let event):
+            return ("didReceivePresenceEvent", ConsoleFormat.presence(event))
+
+        // History and participants
+        case .didReceiveMessageHistory(let messages, let channel, let start, let end):
+            return ("didReceiveMessageHistory", ConsoleFormat.history(messages, channel, start, end))
+        case .historyDownloadDidFail(let channel, let error):
+            return ("didFailHistoryDownloadForChannel", "channel=\(channel?.name ?? "-") \(ConsoleFormat.error(error))")
+        case .didReceiveParticipantsList(let participants, let channel):
+            return ("didReceiveParticipantsList", ConsoleFormat.participants(participants, channel))
+        case .participantsListDownloadDidFail(let channel, let error):
+            return (
+                "didFailParticipantsListDownloadForChannel",
+                "channel=\(channel?.name ?? "-") \(ConsoleFormat.error(error))"
+            )
+        }
     }
 
-    func pubnubClient(_ client: PubNub, didConnectToOrigin: String) {
-        self.say("didConnectToOrigin", "origin=\(didConnectToOrigin)")
-    }
-
-    func pubnubClient(_ client: PubNub, didDisconnectFromOrigin: String) {
-        self.say("didDisconnectFromOrigin", "origin=\(didDisconnectFromOrigin)")
-    }
-
-    func pubnubClient(_ client: PubNub, didDisconnectFromOrigin: String, withError: PNError) {
-        self.say(
-            "didDisconnectFromOriginWithError",
-            "origin=\(didDisconnectFromOrigin) \(ConsoleFormat.error(withError))"
-        )
-    }
-
-    func pubnubClient(_ client: PubNub, willDisconnectWithError: PNError) {
-        self.say("willDisconnectWithError", ConsoleFormat.error(willDisconnectWithError))
-    }
-
-    func pubnubClient(_ client: PubNub, connectionDidFailWithError: PNError) {
-        self.say("connectionDidFailWithError", ConsoleFormat.error(connectionDidFailWithError))
-    }
-
-    // MARK: - Subscription
-
-    func pubnubClient(_ client: PubNub, didSubscribeOnChannels: [PNChannel]) {
-        self.say("didSubscribeOnChannels", "channels=\(ConsoleFormat.channels(didSubscribeOnChannels))")
-    }
-
-    func pubnubClient(_ client: PubNub, willRestoreSubscriptionOnChannels: [PNChannel]) {
-        self.say(
-            "willRestoreSubscriptionOnChannels",
-            "channels=\(ConsoleFormat.channels(willRestoreSubscriptionOnChannels))"
-        )
-    }
-
-    func pubnubClient(_ client: PubNub, didRestoreSubscriptionOnChannels: [PNChannel]) {
-        self.say(
-            "didRestoreSubscriptionOnChannels",
-            "channels=\(ConsoleFormat.channels(didRestoreSubscriptionOnChannels))"
-        )
-    }
-
-    func pubnubClient(_ client: PubNub, subscriptionDidFailWithError: PNError) {
-        self.failure("subscriptionDidFailWithError", subscriptionDidFailWithError)
-    }
-
-    func pubnubClient(_ client: PubNub, didUnsubscribeOnChannels: [PNChannel]) {
-        self.say("didUnsubscribeOnChannels", "channels=\(ConsoleFormat.channels(didUnsubscribeOnChannels))")
-    }
-
-    func pubnubClient(_ client: PubNub, unsubscriptionDidFailWithError: PNError) {
-        self.failure("unsubscriptionDidFailWithError", unsubscriptionDidFailWithError)
-    }
-
-    // MARK: - Presence observation
-
-    func pubnubClient(_ client: PubNub, didEnablePresenceObservationOnChannels: [PNChannel]) {
-        self.say(
-            "didEnablePresenceObservationOnChannels",
-            "channels=\(ConsoleFormat.channels(didEnablePresenceObservationOnChannels))"
-        )
-    }
-
-    func pubnubClient(_ client: PubNub, presenceObservationEnablingDidFailWithError: PNError) {
-        self.failure("presenceObservationEnablingDidFailWithError", presenceObservationEnablingDidFailWithError)
-    }
-
-    func pubnubClient(_ client: PubNub, didDisablePresenceObservationOnChannels: [PNChannel]) {
-        self.say(
-            "didDisablePresenceObservationOnChannels",
-            "channels=\(ConsoleFormat.channels(didDisablePresenceObservationOnChannels))"
-        )
-    }
-
-    func pubnubClient(_ client: PubNub, presenceObservationDisablingDidFailWithError: PNError) {
-        self.failure("presenceObservationDisablingDidFailWithError", presenceObservationDisablingDidFailWithError)
-    }
-
-    // MARK: - Push notifications
-
-    func pubnubClient(_ client: PubNub, didEnablePushNotificationsOnChannels: [PNChannel]) {
-        self.say(
-            "didEnablePushNotificationsOnChannels",
-            "channels=\(ConsoleFormat.channels(didEnablePushNotificationsOnChannels))"
-        )
-    }
-
-    func pubnubClient(_ client: PubNub, pushNotificationEnableDidFailWithError: PNError) {
-        self.failure("pushNotificationEnableDidFailWithError", pushNotificationEnableDidFailWithError)
-    }
-
-    func pubnubClient(_ client: PubNub, didDisablePushNotificationsOnChannels: [PNChannel]) {
-        self.say(
-            "didDisablePushNotificationsOnChannels",
-            "channels=\(ConsoleFormat.channels(didDisablePushNotificationsOnChannels))"
-        )
-    }
-
-    func pubnubClient(_ client: PubNub, pushNotificationDisableDidFailWithError: PNError) {
-        self.failure("pushNotificationDisableDidFailWithError", pushNotificationDisableDidFailWithError)
-    }
-
-    func pubnubClientDidRemovePushNotifications(_ client: PubNub) {
-        self.say("didRemovePushNotifications")
-    }
-
-    func pubnubClient(_ client: PubNub, pushNotificationsRemoveFromChannelsDidFailWithError: PNError) {
-        self.say(
-            "pushNotificationsRemoveFromChannelsDidFailWithError",
-            ConsoleFormat.error(pushNotificationsRemoveFromChannelsDidFailWithError)
-        )
-    }
-
-    func pubnubClient(_ client: PubNub, didReceivePushNotificationEnabledChannels: [PNChannel]) {
-        self.say(
-            "didReceivePushNotificationEnabledChannels",
-            "channels=\(ConsoleFormat.channels(didReceivePushNotificationEnabledChannels))"
-        )
-    }
-
-    func pubnubClient(_ client: PubNub, pushNotificationEnabledChannelsReceiveDidFailWithError: PNError) {
-        self.say(
-            "pushNotificationEnabledChannelsReceiveDidFailWithError",
-            ConsoleFormat.error(pushNotificationEnabledChannelsReceiveDidFailWithError)
-        )
-    }
-
-    // MARK: - Time token and messages
-
-    func pubnubClient(_ client: PubNub, didReceiveTimeToken: NSNumber) {
-        self.say("didReceiveTimeToken", "token=\(didReceiveTimeToken.uint64Value)")
-    }
-
-    func pubnubClient(_ client: PubNub, timeTokenReceiveDidFailWithError: PNError) {
-        self.say("timeTokenReceiveDidFailWithError", ConsoleFormat.error(timeTokenReceiveDidFailWithError))
-    }
-
-    func pubnubClient(_ client: PubNub, willSendMessage: PNMessage) {
-        self.say("willSendMessage", ConsoleFormat.outgoing(willSendMessage))
-    }
-
-    func pubnubClient(_ client: PubNub, didFailMessageSend: PNMessage?, withError: PNError) {
-        self.say(
-            "didFailMessageSend",
-            "\(ConsoleFormat.outgoing(didFailMessageSend)) \(ConsoleFormat.error(withError))"
-        )
-    }
-
-    func pubnubClient(_ client: PubNub, didSendMessage: PNMessage) {
-        self.say("didSendMessage", ConsoleFormat.outgoing(didSendMessage))
-    }
-
-    func pubnubClient(_ client: PubNub, didReceiveMessage: PNMessage) {
-        self.say("didReceiveMessage", ConsoleFormat.incoming(didReceiveMessage))
-    }
-
-    func pubnubClient(_ client: PubNub, didReceivePresenceEvent: PNPresenceEvent) {
-        self.say("didReceivePresenceEvent", ConsoleFormat.presence(didReceivePresenceEvent))
-    }
-
-    // MARK: - History and participants
-
-    func pubnubClient(
-        _ client: PubNub,
-        didReceiveMessageHistory: [PNMessage],
-        forChannel: PNChannel,
-        startingFrom: PNDate?,
-        to: PNDate?
-    ) {
-        self.say(
-            "didReceiveMessageHistory",
-            ConsoleFormat.history(didReceiveMessageHistory, forChannel, startingFrom, to)
-        )
-    }
-
-    func pubnubClient(_ client: PubNub, didFailHistoryDownloadForChannel: PNChannel?, withError: PNError) {
-        self.say(
-            "didFailHistoryDownloadForChannel",
-            "channel=\(didFailHistoryDownloadForChannel?.name ?? "-") \(ConsoleFormat.error(withError))"
-        )
-    }
-
-    func pubnubClient(_ client: PubNub, didReceiveParticipantsList: [String], forChannel: PNChannel) {
-        self.say("didReceiveParticipantsList", ConsoleFormat.participants(didReceiveParticipantsList, forChannel))
-    }
-
-    func pubnubClient(_ client: PubNub, didFailParticipantsListDownloadForChannel: PNChannel?, withError: PNError) {
-        self.say(
-            "didFailParticipantsListDownloadForChannel",
-            "channel=\(didFailParticipantsListDownloadForChannel?.name ?? "-") \(ConsoleFormat.error(withError))"
-        )
+    private static func channels(_ channels: [PNChannel]) -> String {
+        "channels=\(ConsoleFormat.channels(channels))"
     }
 
     /// A failure that carries the channels it concerns in the error's associated object.
-    private func failure(_ name: String, _ error: PNError) {
-        self.say(name, "channels=\(ConsoleFormat.associatedChannels(error)) \(ConsoleFormat.error(error))")
+    private static func failure(_ error: PNError) -> String {
+        "channels=\(ConsoleFormat.associatedChannels(error)) \(ConsoleFormat.error(error))"
     }
 }

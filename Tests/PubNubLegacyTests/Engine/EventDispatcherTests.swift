@@ -59,7 +59,8 @@ import Testing
         #expect(recorder.entries.map(\.description) == ["block:done"])
     }
 
-    /// Every event reaches the delegate method of its own name (the recorder names delegate calls after the events).
+    /// Every event reaches the delegate method of its own name, once, with its payload (the recorder names delegate
+    /// calls after the events).
     @Test(arguments: [
         ClientEvent.error(PNError(code: 100)), .willConnect(origin: "o"), .didConnect(origin: "o"),
         .didDisconnect(origin: "o"), .didDisconnectWithError(origin: "o", PNError(code: 103)),
@@ -88,5 +89,10 @@ import Testing
         let client = PubNub(configuration: nil, delegate: nil, eventSinks: [])
         event.send(to: recorder, from: client)
         #expect(recorder.names(.delegate) == [EventRecorder.name(of: event)])
+        // …carrying the event's payload (compared by `FourChannelRecorder.key`, which accepts either shape).
+        #expect(
+            recorder.entries.map { FourChannelRecorder.key($0.value) }
+                == [FourChannelRecorder.key(EventRecorder.payload(of: event))]
+        )
     }
 }

@@ -5,9 +5,10 @@ import Foundation
 /// A `PNDelegate` that reports every callback `ClientEvent.send(to:from:)` makes first for an event — the canonical
 /// shape of each of the 36 — to `delegateCallback(_:_:)`, named after its `ClientEvent` case (`didReceiveMessage`,
 /// `subscriptionDidFail`, …) and carrying the callback's argument (the error for a failure; a time token as
-/// `UInt64`). The one mapping of the test recorders: `EventDispatcherTests.everyEventCallsItsDelegateMethod` checks
-/// it against the library's own, event by event. Callbacks arrive on the client's delivery queue.
-class NamingDelegate: PNDelegate, @unchecked Sendable {
+/// `UInt64`). Built on the library's own mapping (`DelegateCallbackReceiver`), whose case names are the events';
+/// `EventDispatcherTests.everyEventCallsItsDelegateMethod` checks it against `ClientEvent.send(to:from:)`, event by
+/// event. Callbacks arrive on the client's delivery queue.
+class NamingDelegate: DelegateCallbackReceiver, @unchecked Sendable {
     // @unchecked: no stored state here; subclasses keep theirs in lock boxes.
 
     /// Receives each callback, on the delivery queue; subclasses record it.
@@ -18,119 +19,47 @@ class NamingDelegate: PNDelegate, @unchecked Sendable {
     /// No answer (the protocol's default); a subclass may answer.
     func shouldReconnectPubNubClient(_ client: PubNub) -> NSNumber? { nil }
 
-    func pubnubClient(_ client: PubNub, error: PNError) { self.delegateCallback("error", error) }
-    func pubnubClient(_ client: PubNub, willConnectToOrigin: String) {
-        self.delegateCallback("willConnect", willConnectToOrigin)
+    func receive(_ callback: DelegateCallback, from client: PubNub) {
+        self.delegateCallback(Self.name(of: callback), Self.payload(of: callback))
     }
-    func pubnubClient(_ client: PubNub, didConnectToOrigin: String) {
-        self.delegateCallback("didConnect", didConnectToOrigin)
+
+    /// The case name of `callback` (the name of the `ClientEvent` sent through that method).
+    static func name(of callback: DelegateCallback) -> String {
+        Mirror(reflecting: callback).children.first?.label ?? String(describing: callback)
     }
-    func pubnubClient(_ client: PubNub, didDisconnectFromOrigin: String) {
-        self.delegateCallback("didDisconnect", didDisconnectFromOrigin)
-    }
-    func pubnubClient(_ client: PubNub, didDisconnectFromOrigin: String, withError: PNError) {
-        self.delegateCallback("didDisconnectWithError", withError)
-    }
-    func pubnubClient(_ client: PubNub, willDisconnectWithError: PNError) {
-        self.delegateCallback("willDisconnectWithError", willDisconnectWithError)
-    }
-    func pubnubClient(_ client: PubNub, connectionDidFailWithError: PNError) {
-        self.delegateCallback("connectionDidFail", connectionDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didSubscribeOnChannels: [PNChannel]) {
-        self.delegateCallback("didSubscribe", didSubscribeOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, willRestoreSubscriptionOnChannels: [PNChannel]) {
-        self.delegateCallback("willRestoreSubscription", willRestoreSubscriptionOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, didRestoreSubscriptionOnChannels: [PNChannel]) {
-        self.delegateCallback("didRestoreSubscription", didRestoreSubscriptionOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, subscriptionDidFailWithError: PNError) {
-        self.delegateCallback("subscriptionDidFail", subscriptionDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didUnsubscribeOnChannels: [PNChannel]) {
-        self.delegateCallback("didUnsubscribe", didUnsubscribeOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, unsubscriptionDidFailWithError: PNError) {
-        self.delegateCallback("unsubscriptionDidFail", unsubscriptionDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didEnablePresenceObservationOnChannels: [PNChannel]) {
-        self.delegateCallback("didEnablePresenceObservation", didEnablePresenceObservationOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, presenceObservationEnablingDidFailWithError: PNError) {
-        self.delegateCallback("presenceObservationEnablingDidFail", presenceObservationEnablingDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didDisablePresenceObservationOnChannels: [PNChannel]) {
-        self.delegateCallback("didDisablePresenceObservation", didDisablePresenceObservationOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, presenceObservationDisablingDidFailWithError: PNError) {
-        self.delegateCallback("presenceObservationDisablingDidFail", presenceObservationDisablingDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didEnablePushNotificationsOnChannels: [PNChannel]) {
-        self.delegateCallback("didEnablePushNotifications", didEnablePushNotificationsOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, pushNotificationEnableDidFailWithError: PNError) {
-        self.delegateCallback("pushNotificationEnableDidFail", pushNotificationEnableDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didDisablePushNotificationsOnChannels: [PNChannel]) {
-        self.delegateCallback("didDisablePushNotifications", didDisablePushNotificationsOnChannels)
-    }
-    func pubnubClient(_ client: PubNub, pushNotificationDisableDidFailWithError: PNError) {
-        self.delegateCallback("pushNotificationDisableDidFail", pushNotificationDisableDidFailWithError)
-    }
-    func pubnubClientDidRemovePushNotifications(_ client: PubNub) {
-        self.delegateCallback("didRemovePushNotifications", nil)
-    }
-    func pubnubClient(_ client: PubNub, pushNotificationsRemoveFromChannelsDidFailWithError: PNError) {
-        self.delegateCallback("pushNotificationRemoveDidFail", pushNotificationsRemoveFromChannelsDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, didReceivePushNotificationEnabledChannels: [PNChannel]) {
-        self.delegateCallback("didReceivePushNotificationEnabledChannels", didReceivePushNotificationEnabledChannels)
-    }
-    func pubnubClient(_ client: PubNub, pushNotificationEnabledChannelsReceiveDidFailWithError: PNError) {
-        self.delegateCallback(
-            "pushNotificationEnabledChannelsDidFail",
-            pushNotificationEnabledChannelsReceiveDidFailWithError
-        )
-    }
-    func pubnubClient(_ client: PubNub, didReceiveTimeToken: NSNumber) {
-        self.delegateCallback("didReceiveTimeToken", didReceiveTimeToken.uint64Value)
-    }
-    func pubnubClient(_ client: PubNub, timeTokenReceiveDidFailWithError: PNError) {
-        self.delegateCallback("timeTokenReceiveDidFail", timeTokenReceiveDidFailWithError)
-    }
-    func pubnubClient(_ client: PubNub, willSendMessage: PNMessage) {
-        self.delegateCallback("willSendMessage", willSendMessage)
-    }
-    func pubnubClient(_ client: PubNub, didFailMessageSend: PNMessage?, withError: PNError) {
-        self.delegateCallback("messageSendDidFail", withError)
-    }
-    func pubnubClient(_ client: PubNub, didSendMessage: PNMessage) {
-        self.delegateCallback("didSendMessage", didSendMessage)
-    }
-    func pubnubClient(_ client: PubNub, didReceiveMessage: PNMessage) {
-        self.delegateCallback("didReceiveMessage", didReceiveMessage)
-    }
-    func pubnubClient(_ client: PubNub, didReceivePresenceEvent: PNPresenceEvent) {
-        self.delegateCallback("didReceivePresenceEvent", didReceivePresenceEvent)
-    }
-    func pubnubClient(
-        _ client: PubNub,
-        didReceiveMessageHistory: [PNMessage],
-        forChannel: PNChannel,
-        startingFrom: PNDate?,
-        to: PNDate?
-    ) {
-        self.delegateCallback("didReceiveMessageHistory", didReceiveMessageHistory)
-    }
-    func pubnubClient(_ client: PubNub, didFailHistoryDownloadForChannel: PNChannel?, withError: PNError) {
-        self.delegateCallback("historyDownloadDidFail", withError)
-    }
-    func pubnubClient(_ client: PubNub, didReceiveParticipantsList: [String], forChannel: PNChannel) {
-        self.delegateCallback("didReceiveParticipantsList", didReceiveParticipantsList)
-    }
-    func pubnubClient(_ client: PubNub, didFailParticipantsListDownloadForChannel: PNChannel?, withError: PNError) {
-        self.delegateCallback("participantsListDownloadDidFail", withError)
+
+    /// What the recorders keep of a callback's arguments: the error of a failure, else its main argument.
+    static func payload(of callback: DelegateCallback) -> Any? {
+        switch callback {
+        case .error(let error), .willDisconnectWithError(let error), .connectionDidFail(let error),
+            .subscriptionDidFail(let error), .unsubscriptionDidFail(let error),
+            .presenceObservationEnablingDidFail(let error), .presenceObservationDisablingDidFail(let error),
+            .pushNotificationEnableDidFail(let error), .pushNotificationDisableDidFail(let error),
+            .pushNotificationRemoveDidFail(let error), .pushNotificationEnabledChannelsDidFail(let error),
+            .timeTokenReceiveDidFail(let error), .messageSendDidFail(_, let error),
+            .historyDownloadDidFail(_, let error), .participantsListDownloadDidFail(_, let error),
+            .didDisconnectWithError(_, let error):
+            return error
+        case .willConnect(let origin), .didConnect(let origin), .didDisconnect(let origin):
+            return origin
+        case .didSubscribe(let channels), .willRestoreSubscription(let channels),
+            .didRestoreSubscription(let channels), .didUnsubscribe(let channels),
+            .didEnablePresenceObservation(let channels), .didDisablePresenceObservation(let channels),
+            .didEnablePushNotifications(let channels), .didDisablePushNotifications(let channels),
+            .didReceivePushNotificationEnabledChannels(let channels):
+            return channels
+        case .didRemovePushNotifications:
+            return nil
+        case .didReceiveTimeToken(let token):
+            return token.uint64Value
+        case .willSendMessage(let message), .didSendMessage(let message), .didReceiveMessage(let message):
+            return message
+        case .didReceivePresenceEvent(let event):
+            return event
+        case .didReceiveMessageHistory(let messages, _, _, _):
+            return messages
+        case .didReceiveParticipantsList(let participants, _):
+            return participants
+        }
     }
 }
