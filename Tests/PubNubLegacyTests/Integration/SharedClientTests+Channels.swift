@@ -39,7 +39,15 @@ extension SharedClientTests {
                 ],
                 "round \(round)"
             )
+            // The disconnect's events reach this round's recorder before the reset: delivered late, the default
+            // center (which outlives the reset) would hand its `connection:down` to the next round's recorder.
+            let disconnectStart = recorder.entries.count
             PubNub.disconnect()
+            try await eventually("the disconnect delivered") {
+                recorder.entries.dropFirst(disconnectStart).contains {
+                    "\($0.channel):\($0.label)" == "N:PNClientDidDisconnectFromOriginNotification"
+                }
+            }
             PubNub.resetClient()
         }
     }
