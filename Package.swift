@@ -17,8 +17,8 @@ let package = Package(
         .executable(name: "LegacyDemo", targets: ["LegacyDemo"]),
     ],
     targets: [
-        // What the client, LocalOrigin and the demo share below the protocol: the lock box, the one-shot latch and the
-        // POSIX socket shim. No wire format and no PubNub knowledge, so LocalOrigin stays an independent
+        // What the client, LocalOrigin and the demo share below the protocol: the lock box, the condition box, the
+        // one-shot latch and the POSIX socket shim. No wire format and no PubNub knowledge, so LocalOrigin stays an independent
         // implementation of the protocol (docs/DESIGN.md). Not a product: everything in it has `package` access.
         .target(name: "PlatformSupport"),
         .target(name: "PubNubLegacy", dependencies: ["PlatformSupport"]),
@@ -46,7 +46,7 @@ let package = Package(
             name: "LegacyDemo",
             dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync", "PlatformSupport"]
         ),
-        .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo", "TestSupport"]),
+        .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo", "PlatformSupport", "TestSupport"]),
         .testTarget(
             name: "SnippetTests",
             dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync"]

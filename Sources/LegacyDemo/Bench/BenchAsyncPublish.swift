@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PlatformSupport
 import PubNubAsync
 import PubNubLegacy
 
@@ -96,24 +97,21 @@ enum BenchAsyncPublish {
 }
 
 /// One result handed from a task to a waiting thread.
-private final class BenchResult: @unchecked Sendable {
-    // @unchecked: `value` is read and written only while holding `condition`.
-    private let condition = NSCondition()
-    private var value: Result<Double, any Error>?
+private final class BenchResult: Sendable {
+    private let value = Monitor<Result<Double, any Error>?>(nil)
 
     func set(_ value: Result<Double, any Error>) {
-        self.condition.lock()
-        self.value = value
-        self.condition.broadcast()
-        self.condition.unlock()
+        self.value.withLock {
+            $0 = value
+            self.value.broadcast()
+        }
     }
 
     func wait(until deadline: DispatchTime) -> Result<Double, any Error>? {
         let seconds = Double(deadline.uptimeNanoseconds &- DispatchTime.now().uptimeNanoseconds) / 1e9
         let limit = Date(timeIntervalSinceNow: max(seconds, 0))
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        while self.value == nil, self.condition.wait(until: limit) {}
-        return self.value
+        return self.value.wait { value, wake in
+            value == nil && wake != .timedOut ? .waitUntil(limit) : .done(value)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PlatformSupport
 
 /// Why a bench run could not produce its figures: a deadline passed, a publish failed, a figure makes no sense.
 /// `LegacyDemo` prints the message and exits with status 1.
@@ -16,39 +17,41 @@ struct BenchError: Error, CustomStringConvertible {
 ///
 /// A number seen again counts as a duplicate, not as a new event. An optional sample (a latency) is kept per
 /// first arrival, and so is the time of the latest one, which ends the workload's stopwatch.
-final class BenchCounter: @unchecked Sendable {
-    // @unchecked: every stored property is read or written only while holding `condition`.
-    private let condition = NSCondition()
-    private var seen: Set<Int> = []
-    private var highest = -1
-    private var reordered = 0
-    private var duplicated = 0
-    private var samples: [Double] = []
-    private var lastNanos: UInt64 = 0
-    private var failure: String?
+final class BenchCounter: Sendable {
+    private struct Counts {
+        var seen: Set<Int> = []
+        var highest = -1
+        var reordered = 0
+        var duplicated = 0
+        var samples: [Double] = []
+        var lastNanos: UInt64 = 0
+        var failure: String?
+    }
+
+    private let counts = Monitor(Counts())
 
     /// Counts event `number` (with `sample`, when given) at the current time.
     func record(_ number: Int, sample: Double? = nil) {
         let now = DispatchTime.now().uptimeNanoseconds
-        self.condition.lock()
-        if self.seen.insert(number).inserted {
-            if number < self.highest { self.reordered += 1 }
-            self.highest = max(self.highest, number)
-            if let sample { self.samples.append(sample) }
-            self.lastNanos = now
-            self.condition.broadcast()
-        } else {
-            self.duplicated += 1
+        self.counts.withLock { counts in
+            if counts.seen.insert(number).inserted {
+                if number < counts.highest { counts.reordered += 1 }
+                counts.highest = max(counts.highest, number)
+                if let sample { counts.samples.append(sample) }
+                counts.lastNanos = now
+                self.counts.broadcast()
+            } else {
+                counts.duplicated += 1
+            }
         }
-        self.condition.unlock()
     }
 
     /// Ends every wait on this counter with `reason` (the first reason given wins).
     func fail(_ reason: String) {
-        self.condition.lock()
-        if self.failure == nil { self.failure = reason }
-        self.condition.broadcast()
-        self.condition.unlock()
+        self.counts.withLock { counts in
+            if counts.failure == nil { counts.failure = reason }
+            self.counts.broadcast()
+        }
     }
 
     /// Blocks until `target` distinct events were counted. Throws when `fail(_:)` was called, or at `deadline`
@@ -56,39 +59,30 @@ final class BenchCounter: @unchecked Sendable {
     func wait(for target: Int, until deadline: DispatchTime, what: String) throws {
         let seconds = Double(deadline.uptimeNanoseconds &- DispatchTime.now().uptimeNanoseconds) / 1e9
         let limit = Date(timeIntervalSinceNow: max(seconds, 0))
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        while self.seen.count < target && self.failure == nil {
-            if !self.condition.wait(until: limit) { break }
+        let (seen, failure) = self.counts.wait { counts, wake -> MonitorStep<(Int, String?)> in
+            if counts.seen.count < target && counts.failure == nil && wake != .timedOut { return .waitUntil(limit) }
+            return .done((counts.seen.count, counts.failure))
         }
-        if let failure = self.failure { throw BenchError("\(what): \(failure)") }
-        if self.seen.count < target {
-            throw BenchError(
-                "\(what): only \(self.seen.count) of \(target) after waiting \(String(format: "%.1f", seconds)) s"
-            )
+        if let failure { throw BenchError("\(what): \(failure)") }
+        if seen < target {
+            throw BenchError("\(what): only \(seen) of \(target) after waiting \(String(format: "%.1f", seconds)) s")
         }
     }
 
     /// Distinct events counted so far.
-    var count: Int { self.locked { $0.seen.count } }
+    var count: Int { self.counts.withLock { $0.seen.count } }
 
     /// Events that arrived after one with a higher number.
-    var reorderedCount: Int { self.locked { $0.reordered } }
+    var reorderedCount: Int { self.counts.withLock { $0.reordered } }
 
     /// Events counted again after their first arrival.
-    var duplicateCount: Int { self.locked { $0.duplicated } }
+    var duplicateCount: Int { self.counts.withLock { $0.duplicated } }
 
     /// The samples of first arrivals, in arrival order.
-    var allSamples: [Double] { self.locked { $0.samples } }
+    var allSamples: [Double] { self.counts.withLock { $0.samples } }
 
     /// When the latest first arrival was counted (`DispatchTime` nanoseconds), 0 before any.
-    var lastArrival: UInt64 { self.locked { $0.lastNanos } }
-
-    private func locked<Value>(_ read: (BenchCounter) -> Value) -> Value {
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        return read(self)
-    }
+    var lastArrival: UInt64 { self.counts.withLock { $0.lastNanos } }
 }
 
 /// The `DispatchTime` `seconds` from now.

@@ -1,11 +1,10 @@
 import Foundation
+import PlatformSupport
 
 /// What the console knows from the events it saw — connection state, occupancy per channel, how many events of
 /// each kind arrived — shared between the delivery queue (which records) and the input thread (which waits and
 /// shows the status).
-final class ConsoleState: @unchecked Sendable {
-    // @unchecked: every stored `var` is only read or written while holding `condition`.
-
+final class ConsoleState: Sendable {
     /// Events a command can wait for; counted when their notification has been posted (the last channel before the
     /// completion block, and present even with the delegate switched off).
     enum Signal: Hashable {
@@ -19,53 +18,50 @@ final class ConsoleState: @unchecked Sendable {
         case presence
     }
 
-    private let condition = NSCondition()
-    private var seen: [Signal: Int] = [:]
-    private var consumed: [Signal: Int] = [:]
-    private var connection = "not connected"
-    private var occupancy: [String: UInt] = [:]
+    private struct Fields {
+        var seen: [Signal: Int] = [:]
+        var consumed: [Signal: Int] = [:]
+        var connection = "not connected"
+        var occupancy: [String: UInt] = [:]
+    }
+
+    private let fields = Monitor(Fields())
 
     /// Records one event of `signal`, wakes the waiters, and updates the connection state if it changed.
     func record(_ signal: Signal, connection: String? = nil) {
-        self.condition.lock()
-        self.seen[signal, default: 0] += 1
-        if let connection { self.connection = connection }
-        self.condition.broadcast()
-        self.condition.unlock()
+        self.fields.withLock { fields in
+            fields.seen[signal, default: 0] += 1
+            if let connection { fields.connection = connection }
+            self.fields.broadcast()
+        }
     }
 
     /// Sets the connection state shown by the status line.
     func setConnection(_ text: String) {
-        self.condition.lock()
-        self.connection = text
-        self.condition.unlock()
+        self.fields.withLock { $0.connection = text }
     }
 
     /// Sets the occupancy of `channel`, from a presence event or a here-now answer.
     func setOccupancy(_ count: UInt, of channel: String) {
-        self.condition.lock()
-        self.occupancy[channel] = count
-        self.condition.unlock()
+        self.fields.withLock { $0.occupancy[channel] = count }
     }
 
     /// How many events of `signal` arrived so far: the baseline for `wait(for:after:timeout:)`.
     func count(_ signal: Signal) -> Int {
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        return self.seen[signal, default: 0]
+        self.fields.withLock { $0.seen[signal, default: 0] }
     }
 
     /// Waits until more than `baseline` events of any of `signals` arrived, or `timeout` seconds passed; returns the
     /// signal that arrived, nil at the deadline.
     func wait(for signals: [Signal], after baseline: [Signal: Int], timeout: Double) -> Signal? {
         let deadline = Date(timeIntervalSinceNow: timeout)
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        while true {
-            if let signal = signals.first(where: { self.seen[$0, default: 0] > baseline[$0, default: 0] }) {
-                return signal
+        return self.fields.wait { fields, wake -> MonitorStep<Signal?> in
+            // At the deadline the answer is nil, even for an event recorded just before it.
+            if wake == .timedOut { return .done(nil) }
+            if let signal = signals.first(where: { fields.seen[$0, default: 0] > baseline[$0, default: 0] }) {
+                return .done(signal)
             }
-            if !self.condition.wait(until: deadline) { return nil }
+            return .waitUntil(deadline)
         }
     }
 
@@ -73,19 +69,20 @@ final class ConsoleState: @unchecked Sendable {
     /// arrived before the deadline.
     func take(_ signal: Signal, timeout: Double) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        while self.seen[signal, default: 0] <= self.consumed[signal, default: 0] {
-            if !self.condition.wait(until: deadline) { return false }
+        return self.fields.wait { fields, wake in
+            if wake == .timedOut { return .done(false) }
+            guard fields.seen[signal, default: 0] > fields.consumed[signal, default: 0] else {
+                return .waitUntil(deadline)
+            }
+            fields.consumed[signal, default: 0] += 1
+            return .done(true)
         }
-        self.consumed[signal, default: 0] += 1
-        return true
     }
 
     /// The status line's fields: connection state and occupancy per channel (channels sorted by name).
     func snapshot() -> (connection: String, occupancy: [(String, UInt)]) {
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        return (self.connection, self.occupancy.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        self.fields.withLock { fields in
+            (fields.connection, fields.occupancy.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        }
     }
 }

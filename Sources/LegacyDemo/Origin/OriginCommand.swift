@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LocalOrigin
+import PlatformSupport
 
 /// `LegacyDemo origin`: runs an embedded PubNub-compatible origin until SIGINT or SIGTERM (docs/DESIGN.md §9), with
 /// faults injected from the command line and, with `--control-stdin`, from standard input while it runs.
@@ -126,10 +127,9 @@ enum OriginCommand {
 /// The end of a run: the first of SIGINT, SIGTERM or an explicit `end(_:)` names it. Both signals are routed to
 /// Dispatch sources, so the default action (killing the process mid-write) never runs.
 final class Termination: @unchecked Sendable {
-    // @unchecked: `reason` is only read or written while holding `condition`; `sources` only on the thread that
-    // calls `routeSignals` and `wait`.
-    private let condition = NSCondition()
-    private var reason: String?
+    // @unchecked: `reason` lives in a `Monitor`; `sources` is only touched on the thread that calls `routeSignals`
+    // and `wait`.
+    private let reason = Monitor<String?>(nil)
     private var sources: [DispatchSourceSignal] = []
 
     /// Ends the run on SIGINT or SIGTERM.
@@ -145,10 +145,10 @@ final class Termination: @unchecked Sendable {
 
     /// Ends the run for `reason`, unless it has already ended.
     func end(_ reason: String) {
-        self.condition.lock()
-        if self.reason == nil { self.reason = reason }
-        self.condition.broadcast()
-        self.condition.unlock()
+        self.reason.withLock { current in
+            if current == nil { current = reason }
+            self.reason.broadcast()
+        }
     }
 
     /// Blocks until the run ends and returns why.
@@ -160,16 +160,11 @@ final class Termination: @unchecked Sendable {
     /// ends for "duration"); returns why it ended.
     func wait(timeout: Double?) -> String {
         let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
-        self.condition.lock()
-        while self.reason == nil {
-            if let deadline {
-                if !self.condition.wait(until: deadline) && self.reason == nil { self.reason = "duration" }
-            } else {
-                self.condition.wait()
-            }
+        let reason = self.reason.wait { reason, wake -> MonitorStep<String> in
+            if wake == .timedOut && reason == nil { reason = "duration" }
+            if let reason { return .done(reason) }
+            return deadline.map { .waitUntil($0) } ?? .wait
         }
-        let reason = self.reason ?? "signal"
-        self.condition.unlock()
         self.sources.forEach { $0.cancel() }
         return reason
     }

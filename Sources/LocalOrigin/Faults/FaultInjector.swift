@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PlatformSupport
 
 /// The fault-injection layer: an `HTTPHandler` placed between the socket server and the origin's `OriginHandler`.
 /// With no fault in effect it hands every request straight to the origin; otherwise the first fault (in injection
@@ -9,8 +10,8 @@ import Foundation
 /// connection closes (each held sink gets an `onClose` hook), so nothing is ever answered from a stale state and a
 /// stopped origin leaves nothing behind. Deadlines run on one Dispatch timer.
 final class FaultInjector: HTTPHandler, @unchecked Sendable {
-    // @unchecked: every `var` below is read and written only while holding `lock`; `timer` and `queue` are
-    // thread-safe Dispatch objects. Sinks and the origin are called only after unlocking.
+    // @unchecked: what changes lives in `state`; `timer` and `queue` are thread-safe Dispatch objects. Sinks and the
+    // origin are called only after unlocking.
 
     /// One fault in effect.
     private struct Entry {
@@ -52,22 +53,26 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
         case cut(OriginHandler, OriginFault.CutPoint)
     }
 
-    private let lock = NSLock()
+    /// Everything the lock guards.
+    private struct State {
+        var origin: OriginHandler
+        var entries: [Entry] = []
+        var held: [Int: Held] = [:]
+        var nextFaultID = 1
+        var nextHeldID = 1
+        var tally = OriginFaultCounters()
+        var armedDeadline: UInt64?
+        var stopped = false
+    }
+
+    private let state: Locked<State>
     private let queue = DispatchQueue(label: "LocalOrigin.FaultInjector.timer")
     private static let queueKey = DispatchSpecificKey<Void>()
     private let timer: DispatchSourceTimer
-    private var origin: OriginHandler
-    private var entries: [Entry] = []
-    private var held: [Int: Held] = [:]
-    private var nextFaultID = 1
-    private var nextHeldID = 1
-    private var tally = OriginFaultCounters()
-    private var armedDeadline: UInt64?
-    private var stopped = false
 
     /// A layer in front of `origin` with no fault in effect.
     init(origin: OriginHandler) {
-        self.origin = origin
+        self.state = Locked(State(origin: origin))
         self.queue.setSpecific(key: FaultInjector.queueKey, value: ())
         self.timer = DispatchSource.makeTimerSource(queue: self.queue)
         self.timer.setEventHandler { [weak self] in self?.releaseDue() }
@@ -86,14 +91,14 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
     func handle(_ request: HTTPRequest, sink: any HTTPResponseSink) {
         ServerThread.mark()
         let decision: Decision
-        let unfaulted = self.lock.withLock { () -> OriginHandler? in
-            self.entries.contains { !$0.fault.isConnectionLevel } ? nil : self.origin
+        let unfaulted = self.state.withLock { state -> OriginHandler? in
+            state.entries.contains { !$0.fault.isConnectionLevel } ? nil : state.origin
         }
         if let unfaulted {
             decision = .forward(unfaulted)
         } else {
             let target = FaultTarget(request.target)  // parsed without the lock, and only while faults are in effect
-            decision = self.lock.withLock { self.decide(request, target, sink) }
+            decision = self.state.withLock { state in self.decide(&state, request, target, sink) }
         }
         switch decision {
         case .forward(let origin):
@@ -110,50 +115,56 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
     }
 
     /// Picks the fault for one request and books it. Called with the lock held.
-    private func decide(_ request: HTTPRequest, _ target: FaultTarget, _ sink: any HTTPResponseSink) -> Decision {
-        guard !self.stopped else { return .forward(self.origin) }
-        for index in self.entries.indices {
-            let entry = self.entries[index]
+    private func decide(
+        _ state: inout State,
+        _ request: HTTPRequest,
+        _ target: FaultTarget,
+        _ sink: any HTTPResponseSink
+    ) -> Decision {
+        guard !state.stopped else { return .forward(state.origin) }
+        for index in state.entries.indices {
+            let entry = state.entries[index]
             guard !entry.fault.isConnectionLevel,
                 entry.scope.matches(target: request.target, operation: target.operation)
             else { continue }
             if case .stallSubscribe = entry.fault, target.operation != .subscribe { continue }
             if let remaining = entry.remaining {
                 if remaining <= 1 {
-                    self.entries.remove(at: index)
+                    state.entries.remove(at: index)
                 } else {
-                    self.entries[index].remaining = remaining - 1
+                    state.entries[index].remaining = remaining - 1
                 }
             }
-            self.tally.count(entry.fault)
-            return self.decision(for: entry, request, target, sink)
+            state.tally.count(entry.fault)
+            return self.decision(for: entry, &state, request, target, sink)
         }
-        return .forward(self.origin)
+        return .forward(state.origin)
     }
 
     private func decision(
         for entry: Entry,
+        _ state: inout State,
         _ request: HTTPRequest,
         _ target: FaultTarget,
         _ sink: any HTTPResponseSink
     ) -> Decision {
         switch entry.fault {
         case .neverAnswer:
-            return .hold(self.hold(Held(fault: entry.id, deadline: nil, pending: .blackHole(sink))))
+            return .hold(self.hold(&state, Held(fault: entry.id, deadline: nil, pending: .blackHole(sink))))
         case .stallSubscribe(let seconds):
             let deadline = seconds.map { FaultInjector.uptime() + FaultInjector.nanoseconds($0) }
-            return .hold(self.hold(Held(fault: entry.id, deadline: deadline, pending: .stalled(request, sink))))
+            return .hold(self.hold(&state, Held(fault: entry.id, deadline: deadline, pending: .stalled(request, sink))))
         case .delay(let seconds):
             return .delay(
-                self.origin,
+                state.origin,
                 fault: entry.id,
                 due: FaultInjector.uptime() + FaultInjector.nanoseconds(seconds)
             )
         case .closeMidResponse(let point):
-            return .cut(self.origin, point)
+            return .cut(state.origin, point)
         case .serverError, .accessDenied, .malformedJSON, .nonUTF8, .htmlPage, .refuseConnections:
             // `refuseConnections` never gets here (connection-level); the fallback keeps the switch total.
-            return FaultReply.response(for: entry.fault, target: target).map(Decision.answer) ?? .forward(self.origin)
+            return FaultReply.response(for: entry.fault, target: target).map(Decision.answer) ?? .forward(state.origin)
         }
     }
 
@@ -161,10 +172,10 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
 
     /// Puts `fault` in effect after the ones already there. The caller validated it.
     func add(_ fault: OriginFault, scope: OriginFaultScope, count: Int?) -> OriginFaultID {
-        self.lock.withLock {
-            let id = self.nextFaultID
-            self.nextFaultID += 1
-            self.entries.append(Entry(id: id, fault: fault, scope: scope, remaining: count))
+        self.state.withLock { state in
+            let id = state.nextFaultID
+            state.nextFaultID += 1
+            state.entries.append(Entry(id: id, fault: fault, scope: scope, remaining: count))
             return OriginFaultID(rawValue: id)
         }
     }
@@ -174,19 +185,19 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
     /// runs the returned `release`, after releasing its own locks. `found` tells whether the fault was in effect or
     /// still held something.
     func clear(_ id: OriginFaultID?) -> (found: Bool, release: @Sendable () -> Void) {
-        let (found, releases) = self.lock.withLock { () -> (Bool, [Release]) in
-            let before = self.entries.count
-            self.entries.removeAll { id == nil || $0.id == id?.rawValue }
-            var found = self.entries.count != before
+        let (found, releases) = self.state.withLock { state -> (Bool, [Release]) in
+            let before = state.entries.count
+            state.entries.removeAll { id == nil || $0.id == id?.rawValue }
+            var found = state.entries.count != before
             var releases: [Release] = []
-            for (heldID, item) in self.held where id == nil || item.fault == id?.rawValue {
+            for (heldID, item) in state.held where id == nil || item.fault == id?.rawValue {
                 switch item.pending {
                 case .blackHole(let sink): releases.append(.close(sink))
-                case .stalled(let request, let sink): releases.append(.forward(request, sink, self.origin))
+                case .stalled(let request, let sink): releases.append(.forward(request, sink, state.origin))
                 case .answer: continue
                 }
                 found = true
-                self.held[heldID] = nil
+                state.held[heldID] = nil
             }
             return (found, releases)
         }
@@ -195,8 +206,8 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
 
     /// The faults in effect, in the order they are tried.
     var activeFaults: [InjectedFault] {
-        self.lock.withLock {
-            self.entries.map {
+        self.state.withLock { state in
+            state.entries.map {
                 InjectedFault(
                     id: OriginFaultID(rawValue: $0.id),
                     fault: $0.fault,
@@ -209,9 +220,9 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
 
     /// Whether a `refuseConnections` fault is in effect, and whether one of them drops open connections.
     var refusal: (refusing: Bool, dropExisting: Bool) {
-        self.lock.withLock {
+        self.state.withLock { state in
             var result = (refusing: false, dropExisting: false)
-            for entry in self.entries {
+            for entry in state.entries {
                 if case .refuseConnections(let drop) = entry.fault {
                     result.refusing = true
                     result.dropExisting = result.dropExisting || drop
@@ -223,44 +234,44 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
 
     /// Requests and answers held back right now.
     var heldCount: Int {
-        self.lock.withLock { self.held.count }
+        self.state.withLock { $0.held.count }
     }
 
     /// A snapshot of the counters.
     var counters: OriginFaultCounters {
-        self.lock.withLock { self.tally }
+        self.state.withLock { $0.tally }
     }
 
     /// Counts a listening socket closed by a refusal.
     func countRefusal() {
-        self.lock.withLock { self.tally.refusals += 1 }
+        self.state.withLock { $0.tally.refusals += 1 }
     }
 
     /// Counts a completed restart.
     func countRestart() {
-        self.lock.withLock { self.tally.restarts += 1 }
+        self.state.withLock { $0.tally.restarts += 1 }
     }
 
     // MARK: - Origin
 
     /// The origin requests go to.
     var currentOrigin: OriginHandler {
-        self.lock.withLock { self.origin }
+        self.state.withLock { $0.origin }
     }
 
     /// Sends later requests to `origin` (a restart that starts empty).
     func replaceOrigin(_ origin: OriginHandler) {
-        self.lock.withLock { self.origin = origin }
+        self.state.withLock { $0.origin = origin }
     }
 
     /// Stops the timer and closes whatever is still held; later requests go straight to the origin. Idempotent.
     /// Returns when no timer handler runs, except when called from one.
     func stop() {
-        let items: [Held] = self.lock.withLock {
-            self.stopped = true
-            self.entries.removeAll()
-            defer { self.held.removeAll() }
-            return Array(self.held.values)
+        let items: [Held] = self.state.withLock { state in
+            state.stopped = true
+            state.entries.removeAll()
+            defer { state.held.removeAll() }
+            return Array(state.held.values)
         }
         self.timer.cancel()
         if DispatchQueue.getSpecific(key: FaultInjector.queueKey) == nil { self.queue.sync {} }
@@ -275,9 +286,9 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
 
     /// Writes `outcome` to `sink` once `due` has come (at once when it has, or when stopped).
     func deliver(_ outcome: HTTPOutcome, to sink: any HTTPResponseSink, fault: Int, due: UInt64) {
-        let heldID: Int? = self.lock.withLock {
-            guard !self.stopped, FaultInjector.uptime() < due else { return nil }
-            return self.hold(Held(fault: fault, deadline: due, pending: .answer(sink, outcome)))
+        let heldID: Int? = self.state.withLock { state in
+            guard !state.stopped, FaultInjector.uptime() < due else { return nil }
+            return self.hold(&state, Held(fault: fault, deadline: due, pending: .answer(sink, outcome)))
         }
         guard let heldID else {
             FaultInjector.perform([.deliver(sink, outcome)])
@@ -287,12 +298,12 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
     }
 
     /// Files `item` and points the timer at its deadline when it is the earliest. Called with the lock held.
-    private func hold(_ item: Held) -> Int {
-        let id = self.nextHeldID
-        self.nextHeldID += 1
-        self.held[id] = item
-        if let deadline = item.deadline, !self.stopped, self.armedDeadline.map({ deadline < $0 }) ?? true {
-            self.armedDeadline = deadline
+    private func hold(_ state: inout State, _ item: Held) -> Int {
+        let id = state.nextHeldID
+        state.nextHeldID += 1
+        state.held[id] = item
+        if let deadline = item.deadline, !state.stopped, state.armedDeadline.map({ deadline < $0 }) ?? true {
+            state.armedDeadline = deadline
             self.timer.schedule(
                 deadline: DispatchTime(uptimeNanoseconds: deadline),
                 repeating: .never,
@@ -304,34 +315,34 @@ final class FaultInjector: HTTPHandler, @unchecked Sendable {
 
     /// Forgets a held item whose connection closed.
     private func drop(_ heldID: Int) {
-        let removed = self.lock.withLock { self.held.removeValue(forKey: heldID) }
+        let removed = self.state.withLock { $0.held.removeValue(forKey: heldID) }
         _ = removed  // released here, outside the lock
     }
 
     /// Releases every held item whose deadline has come (run by the timer).
     private func releaseDue() {
-        let (releases, dropped) = self.lock.withLock { () -> ([Release], [Held]) in
-            self.armedDeadline = nil
-            guard !self.stopped else { return ([], []) }
+        let (releases, dropped) = self.state.withLock { state -> ([Release], [Held]) in
+            state.armedDeadline = nil
+            guard !state.stopped else { return ([], []) }
             let now = FaultInjector.uptime()
             var releases: [Release] = []
             var dropped: [Held] = []
             var next: UInt64?
-            for (heldID, item) in self.held {
+            for (heldID, item) in state.held {
                 guard let deadline = item.deadline else { continue }
                 guard deadline <= now else {
                     next = min(next ?? deadline, deadline)
                     continue
                 }
                 switch item.pending {
-                case .stalled(let request, let sink): releases.append(.forward(request, sink, self.origin))
+                case .stalled(let request, let sink): releases.append(.forward(request, sink, state.origin))
                 case .answer(let sink, let outcome): releases.append(.deliver(sink, outcome))
                 case .blackHole(let sink): releases.append(.close(sink))
                 }
-                if let removed = self.held.removeValue(forKey: heldID) { dropped.append(removed) }
+                if let removed = state.held.removeValue(forKey: heldID) { dropped.append(removed) }
             }
             if let next {
-                self.armedDeadline = next
+                state.armedDeadline = next
                 self.timer.schedule(
                     deadline: DispatchTime(uptimeNanoseconds: next),
                     repeating: .never,

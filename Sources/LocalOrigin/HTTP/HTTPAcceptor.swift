@@ -12,8 +12,8 @@ import Darwin
 /// The listening descriptor is only ever closed on this thread (a descriptor closed under another thread's `poll`
 /// could be reused by an unrelated socket), so other threads ask for changes through `commands` and the wake pipe.
 final class HTTPAcceptor: @unchecked Sendable {
-    // @unchecked: `listener`, `closeRequested`, `stopRequested` are only touched while holding `condition`;
-    // `nextLoop` and `backoff` only on the acceptor thread; the `let`s are immutable.
+    // @unchecked: what other threads touch lives in `control`; `nextLoop` and `backoff` are only touched on the
+    // acceptor thread; the `let`s are immutable.
 
     /// What to do with a connection just accepted.
     private enum Admission {
@@ -24,6 +24,16 @@ final class HTTPAcceptor: @unchecked Sendable {
         case closeAtOnce
     }
 
+    /// What other threads ask for and the acceptor thread applies.
+    private struct Control {
+        /// The listening socket, -1 while none is open.
+        var listener: Int32
+        /// `closeListener()` waits until the acceptor thread has closed the listener and cleared this.
+        var closeRequested = false
+        var stopRequested = false
+        var threadID: pthread_t?
+    }
+
     /// Connections accepted past `maxConnections` to be answered 503 (or to replace an idle connection) at once.
     static let refusalHeadroom = 64
 
@@ -32,16 +42,12 @@ final class HTTPAcceptor: @unchecked Sendable {
     private let counter: Locked<Int>
     private let maxConnections: Int
     private let wakePipe: HTTPWakePipe
-    private let condition = NSCondition()
-    private var listener: Int32
-    private var closeRequested = false
-    private var stopRequested = false
+    private let control: Monitor<Control>
     private var nextLoop = 0
     private var backoff = false
-    private var threadID: pthread_t?
 
     init(listener: Int32, loops: [HTTPEventLoop], counter: Locked<Int>, maxConnections: Int) throws(HTTPServerError) {
-        self.listener = listener
+        self.control = Monitor(Control(listener: listener))
         self.loops = loops
         self.counter = counter
         self.maxConnections = maxConnections
@@ -50,55 +56,48 @@ final class HTTPAcceptor: @unchecked Sendable {
 
     /// True when called on the acceptor thread.
     var isCurrentThread: Bool {
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        guard let threadID = self.threadID else { return false }
-        return pthread_equal(threadID, pthread_self()) != 0
+        self.control.withLock { control in
+            guard let threadID = control.threadID else { return false }
+            return pthread_equal(threadID, pthread_self()) != 0
+        }
     }
 
     // MARK: - Requests from other threads
 
     /// Asks the thread to close the listener and end; `finished` opens when it has.
     func requestStop() {
-        self.condition.lock()
-        self.stopRequested = true
-        self.condition.unlock()
+        self.control.withLock { $0.stopRequested = true }
         self.wakePipe.wake()
     }
 
     /// Closes the listening socket (new connections are refused) and returns once it is closed.
     func closeListener() {
-        self.condition.lock()
-        guard self.listener >= 0, !self.stopRequested else {
-            self.condition.unlock()
-            return
+        self.control.wait { control, wake in
+            if wake == .first {
+                guard control.listener >= 0, !control.stopRequested else { return .done(()) }
+                control.closeRequested = true
+                self.wakePipe.wake()
+            }
+            return control.closeRequested ? .wait : .done(())
         }
-        self.closeRequested = true
-        self.wakePipe.wake()
-        while self.closeRequested { self.condition.wait() }
-        self.condition.unlock()
     }
 
     /// Starts accepting on `fd`, a freshly bound listening socket. Returns false (and leaves `fd` to the caller)
     /// when a listener is already open or the acceptor is stopping.
     func replaceListener(_ fd: Int32) -> Bool {
-        self.condition.lock()
-        guard self.listener < 0, !self.stopRequested else {
-            self.condition.unlock()
-            return false
+        let replaced = self.control.withLock { control -> Bool in
+            guard control.listener < 0, !control.stopRequested else { return false }
+            control.listener = fd
+            return true
         }
-        self.listener = fd
-        self.condition.unlock()
-        self.wakePipe.wake()
-        return true
+        if replaced { self.wakePipe.wake() }
+        return replaced
     }
 
     // MARK: - Thread body
 
     func run() {
-        self.condition.lock()
-        self.threadID = pthread_self()
-        self.condition.unlock()
+        self.control.withLock { $0.threadID = pthread_self() }
         var fds: [pollfd] = []
         while let listener = self.nextListener() {
             fds.removeAll(keepingCapacity: true)
@@ -118,17 +117,17 @@ final class HTTPAcceptor: @unchecked Sendable {
 
     /// Applies pending requests; returns the listener to poll (-1 for none), or nil when the thread must end.
     private func nextListener() -> Int32? {
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        if self.closeRequested || self.stopRequested, self.listener >= 0 {
-            POSIXSocket.closeDescriptor(self.listener)
-            self.listener = -1
+        self.control.withLock { control in
+            if control.closeRequested || control.stopRequested, control.listener >= 0 {
+                POSIXSocket.closeDescriptor(control.listener)
+                control.listener = -1
+            }
+            if control.closeRequested {
+                control.closeRequested = false
+                self.control.broadcast()
+            }
+            return control.stopRequested ? nil : control.listener
         }
-        if self.closeRequested {
-            self.closeRequested = false
-            self.condition.broadcast()
-        }
-        return self.stopRequested ? nil : self.listener
     }
 
     private func acceptPending(_ listener: Int32) {

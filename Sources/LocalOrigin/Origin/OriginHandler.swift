@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PlatformSupport
 
 /// The PubNub origin emulator as an `HTTPHandler`: routes every request of docs/PROTOCOL.md §3 and answers it, parking
 /// subscribe long-polls until a message arrives or their timeout passes.
@@ -8,18 +9,23 @@ import Foundation
 /// fault-injection layer can wrap it. `now` is the clock for timetokens, presence timestamps and presence timeouts;
 /// long-poll deadlines use the monotonic clock.
 final class OriginHandler: HTTPHandler, @unchecked Sendable {
-    // @unchecked: `store`, `observers`, `armedDeadline` and `stopped` are read and written only while holding
-    // `lock`; the Dispatch timers are thread-safe objects. Sinks and observers are called only after unlocking.
-    private let lock = NSLock()
-    private let store: OriginStore
+    // @unchecked: what changes lives in `guarded` (the store, a class, is only used inside its lock); the Dispatch
+    // timers are thread-safe objects. Sinks and observers are called only after unlocking.
+
+    /// Everything the lock guards.
+    private struct Guarded {
+        let store: OriginStore
+        var observers: [@Sendable (RequestLogEntry) -> Void] = []
+        var armedDeadline: UInt64?
+        var stopped = false
+    }
+
+    private let guarded: Locked<Guarded>
     private let now: @Sendable () -> Double
     private let timerQueue = DispatchQueue(label: "LocalOrigin.OriginHandler.timers")
     private static let timerQueueKey = DispatchSpecificKey<Void>()
     private let pollTimer: DispatchSourceTimer
     private let sweepTimer: DispatchSourceTimer?
-    private var observers: [@Sendable (RequestLogEntry) -> Void] = []
-    private var armedDeadline: UInt64?
-    private var stopped = false
 
     /// A handler with `settings`; `now` returns the current Unix time in seconds (tests inject a manual clock).
     /// Presence sweeps run every `settings.presenceSweepInterval` seconds when that is positive.
@@ -28,7 +34,7 @@ final class OriginHandler: HTTPHandler, @unchecked Sendable {
         now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         let settings = settings.sanitized
-        self.store = OriginStore(settings: settings)
+        self.guarded = Locked(Guarded(store: OriginStore(settings: settings)))
         self.now = now
         self.timerQueue.setSpecific(key: OriginHandler.timerQueueKey, value: ())
         self.pollTimer = DispatchSource.makeTimerSource(queue: self.timerQueue)
@@ -59,7 +65,8 @@ final class OriginHandler: HTTPHandler, @unchecked Sendable {
     /// arrives or the long-poll timeout passes. Never blocks.
     func handle(_ request: HTTPRequest, sink: any HTTPResponseSink) {
         let target = RequestTarget(request.target)
-        self.withStore { store in
+        self.withStore { guarded in
+            let store = guarded.store
             store.counters.requests += 1
             let exchange = Exchange(
                 method: request.method,
@@ -67,7 +74,7 @@ final class OriginHandler: HTTPHandler, @unchecked Sendable {
                 sink: sink,
                 callback: target.parameter("callback")
             )
-            if self.stopped {
+            if guarded.stopped {
                 store.answer(exchange, .unavailable)
             } else {
                 store.route(request, target, exchange)
@@ -79,32 +86,32 @@ final class OriginHandler: HTTPHandler, @unchecked Sendable {
 
     /// A snapshot of the counters.
     var counters: OriginCounters {
-        self.lock.withLock { self.store.counters }
+        self.guarded.withLock { $0.store.counters }
     }
 
     /// The most recent answered (or dropped) requests, oldest first.
     var requestLog: [RequestLogEntry] {
-        self.lock.withLock { self.store.requestLog }
+        self.guarded.withLock { $0.store.requestLog }
     }
 
     /// Adds `observer`, called once per answered or dropped request on the thread that answered it (a server thread
     /// or the handler's timer queue), after the response was handed to the connection; never while a lock is held.
     func addRequestObserver(_ observer: @escaping @Sendable (RequestLogEntry) -> Void) {
-        self.lock.withLock { self.observers.append(observer) }
+        self.guarded.withLock { $0.observers.append(observer) }
     }
 
     // MARK: - Timers
 
     /// Times out present uuids whose timeout passed by the handler's clock (also run by the sweep timer).
     func sweepPresence() {
-        self.withStore { store in store.sweepPresence() }
+        self.withStore { $0.store.sweepPresence() }
     }
 
     /// Answers the parked polls whose deadline passed (run by the poll timer).
     func expireDuePolls() {
-        self.withStore { store in
-            self.armedDeadline = nil
-            store.expireDuePolls()
+        self.withStore { guarded in
+            guarded.armedDeadline = nil
+            guarded.store.expireDuePolls()
         }
     }
 
@@ -112,11 +119,11 @@ final class OriginHandler: HTTPHandler, @unchecked Sendable {
     /// no timer handler is running, except when called from one (an observer of an expired poll), which it then
     /// cannot wait for.
     func stop() {
-        let sinks: [any HTTPResponseSink] = self.lock.withLock {
-            self.stopped = true
-            let polls = self.store.hub.polls
-            for id in polls.keys { _ = self.store.hub.remove(id) }
-            self.store.counters.parkedPolls = 0
+        let sinks: [any HTTPResponseSink] = self.guarded.withLock { guarded in
+            guarded.stopped = true
+            let polls = guarded.store.hub.polls
+            for id in polls.keys { _ = guarded.store.hub.remove(id) }
+            guarded.store.counters.parkedPolls = 0
             return polls.values.map(\.exchange.sink)
         }
         self.pollTimer.cancel()
@@ -128,13 +135,13 @@ final class OriginHandler: HTTPHandler, @unchecked Sendable {
     // MARK: - Locking
 
     /// Runs `body` on the store while holding the lock, then carries out the queued effects without it.
-    private func withStore(_ body: (OriginStore) -> Void) {
-        let (effects, observers) = self.lock.withLock {
-            self.store.now = self.now()
-            self.store.uptime = DispatchTime.now().uptimeNanoseconds
-            body(self.store)
-            self.armPollTimer()
-            return (self.store.takeEffects(), self.observers)
+    private func withStore(_ body: (inout Guarded) -> Void) {
+        let (effects, observers) = self.guarded.withLock { guarded in
+            guarded.store.now = self.now()
+            guarded.store.uptime = DispatchTime.now().uptimeNanoseconds
+            body(&guarded)
+            self.armPollTimer(&guarded)
+            return (guarded.store.takeEffects(), guarded.observers)
         }
         for answer in effects.answers { answer.sink.respond(answer.response) }
         for parked in effects.parked {
@@ -146,14 +153,14 @@ final class OriginHandler: HTTPHandler, @unchecked Sendable {
     }
 
     private func dropPoll(_ id: Int) {
-        self.withStore { store in store.dropPoll(id) }
+        self.withStore { $0.store.dropPoll(id) }
     }
 
     /// Points the poll timer at the earliest deadline of a parked poll. Called with the lock held.
-    private func armPollTimer() {
-        guard !self.stopped, let deadline = self.store.hub.nextDeadline() else { return }
-        if let armed = self.armedDeadline, armed <= deadline { return }
-        self.armedDeadline = deadline
+    private func armPollTimer(_ guarded: inout Guarded) {
+        guard !guarded.stopped, let deadline = guarded.store.hub.nextDeadline() else { return }
+        if let armed = guarded.armedDeadline, armed <= deadline { return }
+        guarded.armedDeadline = deadline
         self.pollTimer.schedule(
             deadline: DispatchTime(uptimeNanoseconds: deadline),
             repeating: .never,

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 
 /// One run of the built `LegacyDemo` binary with its stdout and stderr collected, for tests that drive the demo
 /// the way users and scripts do.
@@ -6,14 +7,17 @@ import Foundation
 /// Every wait takes a deadline; `stop()` terminates the process, waits for it (and kills it past the deadline), so a
 /// test never leaves a process behind.
 final class DemoProcess: @unchecked Sendable {
-    // @unchecked: `stdout`, `stderr`, `openStreams` and `status` are only touched while holding `condition`;
-    // `process` is configured before `run()` and only signalled afterwards.
+    // @unchecked: `process` is configured before `run()` and only signalled afterwards; what the reading threads
+    // and the termination handler change lives in `collected`.
+    private struct Collected {
+        var stdout = Data()
+        var stderr = Data()
+        var openStreams = 2
+        var status: Int32?
+    }
+
     private let process = Process()
-    private let condition = NSCondition()
-    private var stdout = Data()
-    private var stderr = Data()
-    private var openStreams = 2
-    private var status: Int32?
+    private let collected = Monitor(Collected())
 
     /// The binary `swift build` / `swift test` puts at the package root's `.build/debug/LegacyDemo`.
     static var binary: URL {
@@ -56,10 +60,10 @@ final class DemoProcess: @unchecked Sendable {
         self.process.standardInput = stdin ?? FileHandle.nullDevice
         self.process.terminationHandler = { [weak self] process in
             guard let self else { return }
-            self.condition.lock()
-            self.status = process.terminationStatus
-            self.condition.broadcast()
-            self.condition.unlock()
+            self.collected.withLock { collected in
+                collected.status = process.terminationStatus
+                self.collected.broadcast()
+            }
         }
         try self.process.run()
         if let stdin, let input {
@@ -86,16 +90,16 @@ final class DemoProcess: @unchecked Sendable {
         let thread = Thread { [self] in
             while true {
                 let data = handle.availableData
-                self.condition.lock()
-                if data.isEmpty {
-                    self.openStreams -= 1
-                } else if isStdout {
-                    self.stdout.append(data)
-                } else {
-                    self.stderr.append(data)
+                self.collected.withLock { collected in
+                    if data.isEmpty {
+                        collected.openStreams -= 1
+                    } else if isStdout {
+                        collected.stdout.append(data)
+                    } else {
+                        collected.stderr.append(data)
+                    }
+                    self.collected.broadcast()
                 }
-                self.condition.broadcast()
-                self.condition.unlock()
                 if data.isEmpty { return }
             }
         }
@@ -105,27 +109,22 @@ final class DemoProcess: @unchecked Sendable {
 
     /// Everything written to stdout so far.
     var output: String {
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        return String(decoding: self.stdout, as: UTF8.self)
+        self.collected.withLock { String(decoding: $0.stdout, as: UTF8.self) }
     }
 
     /// Everything written to stderr so far.
     var errors: String {
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        return String(decoding: self.stderr, as: UTF8.self)
+        self.collected.withLock { String(decoding: $0.stderr, as: UTF8.self) }
     }
 
     /// Waits until a stdout line contains `text` and returns that line, or nil at the deadline or exit.
     func waitForLine(containing text: String, timeout: Double = 20) -> String? {
         let deadline = Date(timeIntervalSinceNow: timeout)
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        while true {
-            let lines = String(decoding: self.stdout, as: UTF8.self).split(separator: "\n")
-            if let line = lines.first(where: { $0.contains(text) }) { return String(line) }
-            if self.openStreams == 0 || !self.condition.wait(until: deadline) { return nil }
+        return self.collected.wait { collected, wake -> MonitorStep<String?> in
+            if wake == .timedOut { return .done(nil) }
+            let lines = String(decoding: collected.stdout, as: UTF8.self).split(separator: "\n")
+            if let line = lines.first(where: { $0.contains(text) }) { return .done(String(line)) }
+            return collected.openStreams == 0 ? .done(nil) : .waitUntil(deadline)
         }
     }
 
@@ -133,12 +132,11 @@ final class DemoProcess: @unchecked Sendable {
     /// deadline (the process is then still running: call `stop()`).
     func waitForExit(timeout: Double = 30) -> Int32? {
         let deadline = Date(timeIntervalSinceNow: timeout)
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        while self.status == nil || self.openStreams > 0 {
-            if !self.condition.wait(until: deadline) { return nil }
+        return self.collected.wait { collected, wake -> MonitorStep<Int32?> in
+            if wake == .timedOut { return .done(nil) }
+            let finished = collected.status != nil && collected.openStreams == 0
+            return finished ? .done(collected.status) : .waitUntil(deadline)
         }
-        return self.status
     }
 
     /// Sends SIGINT, as Ctrl-C does.

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 import TestSupport
 import Testing
 
@@ -225,22 +226,24 @@ private func systemSend(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int, 
 /// Routes by path: `/echo…` answers the request as JSON, `/park/ID` parks the sink until the test answers it,
 /// `/raw` answers with raw bytes, `/close` closes without answering, `/big/N` answers N bytes of `x`. Anything
 /// else → 404.
-final class HTTPTestHandler: HTTPHandler, @unchecked Sendable {
-    // @unchecked: `parked`, `closedIDs` and `handledCount` are only touched inside `lock.withLock`.
-    private let lock = NSLock()
-    private var parked: [String: any HTTPResponseSink] = [:]
-    private var closedIDs: [String: Int] = [:]
-    private var handledCount = 0
+final class HTTPTestHandler: HTTPHandler, Sendable {
+    private struct Record {
+        var parked: [String: any HTTPResponseSink] = [:]
+        var closedIDs: [String: Int] = [:]
+        var handledCount = 0
+    }
+
+    private let record = Locked(Record())
 
     func handle(_ request: HTTPRequest, sink: any HTTPResponseSink) {
-        self.lock.withLock { self.handledCount += 1 }
+        self.record.withLock { $0.handledCount += 1 }
         let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? ""
         if path.hasPrefix("/echo") {
             sink.respond(Self.echo(request))
         } else if path.hasPrefix("/park/") {
             let id = String(path.dropFirst("/park/".count))
             sink.onClose { [weak self] in self?.recordClose(id) }
-            self.lock.withLock { self.parked[id] = sink }
+            self.record.withLock { $0.parked[id] = sink }
         } else if path == "/raw" {
             sink.respondRaw(Array("RAW-BYTES".utf8), thenClose: request.header("X-Then-Close") == "1")
         } else if path == "/close" {
@@ -252,15 +255,15 @@ final class HTTPTestHandler: HTTPHandler, @unchecked Sendable {
         }
     }
 
-    var handled: Int { self.lock.withLock { self.handledCount } }
+    var handled: Int { self.record.withLock { $0.handledCount } }
 
     /// How many times the `onClose` handler of the request parked as `id` ran.
-    func closeCount(_ id: String) -> Int { self.lock.withLock { self.closedIDs[id] ?? 0 } }
+    func closeCount(_ id: String) -> Int { self.record.withLock { $0.closedIDs[id] ?? 0 } }
 
-    var parkedCount: Int { self.lock.withLock { self.parked.count } }
+    var parkedCount: Int { self.record.withLock { $0.parked.count } }
 
     private func recordClose(_ id: String) {
-        self.lock.withLock { self.closedIDs[id, default: 0] += 1 }
+        self.record.withLock { $0.closedIDs[id, default: 0] += 1 }
     }
 
     /// Takes the sink parked as `id`, waiting up to `timeout` for it to arrive.
@@ -268,7 +271,7 @@ final class HTTPTestHandler: HTTPHandler, @unchecked Sendable {
         var sink: (any HTTPResponseSink)?
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         try eventuallyBlocking("request \(id) to be parked", within: seconds) {
-            sink = self.lock.withLock { self.parked.removeValue(forKey: id) }
+            sink = self.record.withLock { $0.parked.removeValue(forKey: id) }
             return sink != nil
         }
         guard let sink else { preconditionFailure("eventuallyBlocking returned without a sink") }

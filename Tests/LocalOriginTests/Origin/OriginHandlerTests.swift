@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 import Testing
 
 @testable import LocalOrigin
@@ -159,11 +160,9 @@ import Testing
 }
 
 /// Entries recorded by an observer, from any thread.
-final class LockedEntries: @unchecked Sendable {
-    // @unchecked: `stored` is read and written only while holding `lock`.
-    private let lock = NSLock()
-    private var stored: [RequestLogEntry] = []
+final class LockedEntries: Sendable {
+    private let stored = Locked<[RequestLogEntry]>([])
 
-    func append(_ entry: RequestLogEntry) { self.lock.withLock { self.stored.append(entry) } }
-    var entries: [RequestLogEntry] { self.lock.withLock { self.stored } }
+    func append(_ entry: RequestLogEntry) { self.stored.withLock { $0.append(entry) } }
+    var entries: [RequestLogEntry] { self.stored.current }
 }

@@ -1,22 +1,25 @@
 import Foundation
+import PlatformSupport
 
 @testable import LocalOrigin
 
 /// An `HTTPResponseSink` that records what the handler did, for tests that call `handle(_:sink:)` directly.
-final class FakeSink: HTTPResponseSink, @unchecked Sendable {
-    // @unchecked: every `var` below is read and written only while holding `condition`.
-    private let condition = NSCondition()
-    private var answer: HTTPResponse?
-    private var closed = false
-    private var closeHandlers: [@Sendable () -> Void] = []
-    private var answers = 0
+final class FakeSink: HTTPResponseSink, Sendable {
+    private struct Record {
+        var answer: HTTPResponse?
+        var closed = false
+        var closeHandlers: [@Sendable () -> Void] = []
+        var answers = 0
+    }
+
+    private let record = Monitor(Record())
 
     func respond(_ response: HTTPResponse) {
-        self.condition.withLock {
-            self.answers += 1
-            guard self.answer == nil, !self.closed else { return }
-            self.answer = response
-            self.condition.broadcast()
+        self.record.withLock { record in
+            record.answers += 1
+            guard record.answer == nil, !record.closed else { return }
+            record.answer = response
+            self.record.broadcast()
         }
     }
 
@@ -26,57 +29,54 @@ final class FakeSink: HTTPResponseSink, @unchecked Sendable {
     }
 
     func close() {
-        let handlers: [@Sendable () -> Void] = self.condition.withLock {
-            guard !self.closed else { return [] }
-            self.closed = true
-            self.condition.broadcast()
+        let handlers: [@Sendable () -> Void] = self.record.withLock { record in
+            guard !record.closed else { return [] }
+            record.closed = true
+            self.record.broadcast()
             // Like the server: close handlers run only for a request that was never answered.
-            defer { self.closeHandlers = [] }
-            return self.answer == nil ? self.closeHandlers : []
+            defer { record.closeHandlers = [] }
+            return record.answer == nil ? record.closeHandlers : []
         }
         for handler in handlers { handler() }
     }
 
-    var isClosed: Bool { self.condition.withLock { self.closed } }
+    var isClosed: Bool { self.record.withLock { $0.closed } }
 
     func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let runNow: Bool = self.condition.withLock {
-            if self.closed { return self.answer == nil }
-            self.closeHandlers.append(handler)
+        let runNow: Bool = self.record.withLock { record in
+            if record.closed { return record.answer == nil }
+            record.closeHandlers.append(handler)
             return false
         }
         if runNow { handler() }
     }
 
     /// The response, if one was written.
-    var response: HTTPResponse? { self.condition.withLock { self.answer } }
+    var response: HTTPResponse? { self.record.withLock { $0.answer } }
 
     /// How many times `respond` was called (the handler must answer once).
-    var respondCount: Int { self.condition.withLock { self.answers } }
+    var respondCount: Int { self.record.withLock { $0.answers } }
 
     /// Waits up to `seconds` for a response.
     func waitForResponse(within seconds: Double) -> HTTPResponse? {
         let deadline = Date(timeIntervalSinceNow: seconds)
-        return self.condition.withLock {
-            while self.answer == nil, self.condition.wait(until: deadline) {}
-            return self.answer
+        return self.record.wait { record, wake in
+            record.answer == nil && wake != .timedOut ? .waitUntil(deadline) : .done(record.answer)
         }
     }
 }
 
 /// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    // @unchecked: `seconds` is read and written only while holding `lock`.
-    private let lock = NSLock()
-    private var seconds: Double
+final class ManualClock: Sendable {
+    private let seconds: Locked<Double>
 
     init(_ seconds: Double = 1_700_000_000) {
-        self.seconds = seconds
+        self.seconds = Locked(seconds)
     }
 
-    var now: Double { self.lock.withLock { self.seconds } }
+    var now: Double { self.seconds.current }
 
     func advance(by delta: Double) {
-        self.lock.withLock { self.seconds += delta }
+        self.seconds.withLock { $0 += delta }
     }
 }

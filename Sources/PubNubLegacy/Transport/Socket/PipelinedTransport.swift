@@ -22,7 +22,7 @@ import PlatformSupport
 /// thread (answers and failures of written requests), the writer thread (a connection that could not be opened) or
 /// a global queue (cancellations).
 final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
-    // @unchecked: every `var` in `state` and in each `Line` is read and written only while `condition` is locked.
+    // @unchecked: every `var` in each `Line` is read and written only inside `monitor`'s lock (as the `State` is).
 
     /// How long the writer waits for another request before its thread ends (and the idle connection is closed).
     static let writerLinger: TimeInterval = 5
@@ -53,20 +53,13 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
     }
 
     private let label: String
-    private let condition = NSCondition()
-    private var state = State()
+    private let monitor = Monitor(State())
     /// Cancellation reports handed to a global queue and not yet delivered (`SocketTask`).
     private let scheduledReports = Locked(0)
 
     /// - Parameter label: Names the threads, for debugging.
     init(label: String) {
         self.label = label
-    }
-
-    private func locked<T>(_ body: (inout State) -> T) -> T {
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        return body(&self.state)
     }
 
     @discardableResult
@@ -91,7 +84,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
             completion: completion
         )
         enum Step { case cancel, signal, spawn }
-        let step = self.locked { state -> Step in
+        let step = self.monitor.withLock { state -> Step in
             if state.invalidated { return .cancel }
             state.pending.append(task)
             if state.writerRunning { return .signal }
@@ -102,7 +95,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
         case .cancel:
             task.cancel()
         case .signal:
-            self.condition.signal()
+            self.monitor.signal()
         case .spawn:
             let thread = Thread { [self] in self.writeLoop() }
             thread.name = "com.pubnub.legacy.pipeline.\(self.label).writer"
@@ -112,7 +105,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
     }
 
     func invalidate() {
-        let (pending, written) = self.locked { state -> ([SocketTask], [SocketTask]) in
+        let (pending, written) = self.monitor.withLock { state -> ([SocketTask], [SocketTask]) in
             state.invalidated = true
             let pending = state.pending
             state.pending = []
@@ -127,7 +120,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
             }
             return (pending, written)
         }
-        self.condition.broadcast()
+        self.monitor.broadcast()
         for task in pending + written { task.cancel() }
     }
 
@@ -142,9 +135,9 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
                 // Another origin (the settings changed): those go out after these, on their own connection.
                 let others = tasks.drop { $0.poolKey == first.poolKey }
                 tasks = Array(tasks.prefix(tasks.count - others.count))
-                self.locked { $0.pending.insert(contentsOf: others, at: 0) }
+                self.monitor.withLock { $0.pending.insert(contentsOf: others, at: 0) }
             }
-            let registered = self.locked { state -> Bool in
+            let registered = self.monitor.withLock { state -> Bool in
                 guard !line.retired else { return false }
                 // Registered before a byte is written, so the reader can never see an answer it cannot match.
                 line.written.append(contentsOf: tasks)
@@ -152,7 +145,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
             }
             guard registered else {
                 // The line broke between opening and writing: nothing was written, so they go out on the next one.
-                self.locked { $0.pending.insert(contentsOf: tasks, at: 0) }
+                self.monitor.withLock { $0.pending.insert(contentsOf: tasks, at: 0) }
                 continue
             }
             // Everything waiting goes out in one write: fewer system calls, and the server reads them together.
@@ -165,7 +158,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
             let failure = bytes.withUnsafeBytes { line.connection.stream.write($0, milliseconds: milliseconds) }
             if failure != nil {
                 // The reader fails every written request of the line, these included.
-                self.locked { _ in
+                self.monitor.withLock { _ in
                     line.retired = true
                     POSIXSocket.shutdownBoth(line.connection.descriptor)
                 }
@@ -176,31 +169,29 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
     /// Every request not yet written, oldest first, or nil when the writer should end (invalidated, or idle for
     /// `writerLinger`); an ending writer retires its line.
     private func nextPending() -> [SocketTask]? {
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        while true {
-            if !self.state.pending.isEmpty {
-                defer { self.state.pending.removeAll(keepingCapacity: true) }
-                return self.state.pending
+        self.monitor.wait { state, wake -> MonitorStep<[SocketTask]?> in
+            if !state.pending.isEmpty {
+                defer { state.pending.removeAll(keepingCapacity: true) }
+                return .done(state.pending)
             }
-            if !self.state.invalidated {
-                let woken = self.condition.wait(until: Date(timeIntervalSinceNow: Self.writerLinger))
-                if woken || !self.state.pending.isEmpty { continue }
+            // The linger starts again after every wake that found nothing to write.
+            if wake != .timedOut && !state.invalidated {
+                return .waitUntil(Date(timeIntervalSinceNow: Self.writerLinger))
             }
-            self.state.writerRunning = false
-            if let line = self.state.line {
-                self.state.line = nil
+            state.writerRunning = false
+            if let line = state.line {
+                state.line = nil
                 self.retireLocked(line)
                 self.leaveLocked(line, writer: true)
             }
-            return nil
+            return .done(nil)
         }
     }
 
     /// The connection to write `task` on: the current one when it is usable, else a new one (with its reader). Nil
     /// when none could be opened; `task` then has its failure.
     private func line(for task: SocketTask) -> Line? {
-        let current = self.locked { state -> Line? in
+        let current = self.monitor.withLock { state -> Line? in
             guard let line = state.line else { return nil }
             let idle = line.written.isEmpty
             let usable =
@@ -225,7 +216,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
             return nil
         case .success(let connection):
             let line = Line(connection: connection)
-            let kept = self.locked { state -> Bool in
+            let kept = self.monitor.withLock { state -> Bool in
                 guard !state.invalidated else { return false }
                 state.line = line
                 return true
@@ -250,7 +241,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
         POSIXSocket.shutdownWrite(line.connection.descriptor)
     }
 
-    /// One thread stops using `line`; the last closes it. Called with `condition` locked.
+    /// One thread stops using `line`; the last closes it. Called inside `monitor`'s lock.
     private func leaveLocked(_ line: Line, writer: Bool) {
         if writer {
             guard !line.writerLeft else { return }
@@ -270,7 +261,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
         defer { buffer.deallocate() }
         let failure = self.readAnswers(line, reader: &reader, buffer: buffer, limits: limits)
-        let orphans = self.locked { _ -> [SocketTask] in
+        let orphans = self.monitor.withLock { _ -> [SocketTask] in
             // The writer sees the line retired and moves to a new one before writing again.
             line.retired = true
             let orphans = line.written
@@ -278,7 +269,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
             return orphans
         }
         for task in orphans { task.finishOnWorker(.failure(failure)) }
-        self.locked { _ in self.leaveLocked(line, writer: false) }
+        self.monitor.withLock { _ in self.leaveLocked(line, writer: false) }
     }
 
     /// Completes written requests with their answers until the connection ends; returns why it ended (the failure
@@ -290,7 +281,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
         limits: ResponseLimits
     ) -> TransportFailure {
         while true {
-            let (head, retired) = self.locked { _ in (line.written.first, line.retired) }
+            let (head, retired) = self.monitor.withLock { _ in (line.written.first, line.retired) }
             if retired && head == nil { return SocketFailure.connectionLost }
             let milliseconds = head.map { Self.milliseconds($0.request.timeout) } ?? Self.idleSliceMilliseconds
             let count: Int
@@ -322,7 +313,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
     /// Completes the oldest written request of `line` with `response`; false when none was waiting (an unasked answer).
     @discardableResult
     private func answer(_ line: Line, with response: TransportResponse) -> Bool {
-        let task = self.locked { _ -> SocketTask? in
+        let task = self.monitor.withLock { _ -> SocketTask? in
             line.written.isEmpty ? nil : line.written.removeFirst()
         }
         guard let task else { return false }

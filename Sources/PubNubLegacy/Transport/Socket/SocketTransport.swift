@@ -127,8 +127,8 @@ final class SocketTransport: HTTPTransport {
 // MARK: - Pool
 
 /// The queue of waiting requests, the worker threads and the idle connections of one `SocketTransport`.
-// @unchecked: every `var` in `state` is read and written only while `condition` is locked.
-final class SocketPool: @unchecked Sendable {
+// Sendable: its mutable state lives in `monitor`; every other stored property is an immutable `let`.
+final class SocketPool: Sendable {
     private struct State {
         var invalidated = false
         var waiting: [SocketTask] = []
@@ -152,8 +152,7 @@ final class SocketPool: @unchecked Sendable {
     let contexts: TLSContextCache?
     /// Reports of this pool's tasks handed to a global queue whose completion has not returned (`SocketTask`).
     let scheduledReports = Locked(0)
-    private let condition = NSCondition()
-    private var state = State()
+    private let monitor = Monitor(State())
 
     init(maximumConnections: Int, label: String, reusesConnections: Bool, contexts: TLSContextCache?) {
         self.maximumConnections = maximumConnections
@@ -164,37 +163,31 @@ final class SocketPool: @unchecked Sendable {
 
     deinit {
         // A transport dropped without `invalidate()`: its last worker has ended, so only idle connections are left.
-        for connection in self.state.idle { connection.close() }
-    }
-
-    private func locked<T>(_ body: (inout State) -> T) -> T {
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        return body(&self.state)
+        for connection in self.monitor.withLock({ $0.idle }) { connection.close() }
     }
 
     var idleConnectionCount: Int {
-        self.locked { $0.idle.count }
+        self.monitor.withLock { $0.idle.count }
     }
 
     /// Checked under the lock, so no worker takes a connection out while its socket is polled.
     var staleIdleConnectionCount: Int {
-        self.locked { state in state.idle.count { !$0.isHealthyWhileIdle } }
+        self.monitor.withLock { state in state.idle.count { !$0.isHealthyWhileIdle } }
     }
 
     var queuedRequestCount: Int {
-        self.locked { $0.waiting.count - $0.waitingHead }
+        self.monitor.withLock { $0.waiting.count - $0.waitingHead }
     }
 
     /// The tasks are counted first: a worker reports on its own thread before it lets go of a task, so once none is
     /// held, the scheduled reports can only go down.
     var outstandingReportCount: Int {
-        let held = self.locked { $0.waiting.count - $0.waitingHead + $0.running.count }
+        let held = self.monitor.withLock { $0.waiting.count - $0.waitingHead + $0.running.count }
         return held + self.scheduledReports.withLock { $0 }
     }
 
     func closeIdleConnections() {
-        let connections = self.locked { state -> [SocketConnection] in
+        let connections = self.monitor.withLock { state -> [SocketConnection] in
             defer { state.idle = [] }
             return state.idle
         }
@@ -204,7 +197,7 @@ final class SocketPool: @unchecked Sendable {
     /// Queues `task` and makes sure a worker will take it; a task sent after `invalidate()` is cancelled.
     func enqueue(_ task: SocketTask) {
         enum Step { case cancel, signal, spawn }
-        let step = self.locked { state -> Step in
+        let step = self.monitor.withLock { state -> Step in
             if state.invalidated { return .cancel }
             state.waiting.append(task)
             // A worker woken but not yet running still counts as idle, so compare with the whole backlog: two
@@ -221,7 +214,7 @@ final class SocketPool: @unchecked Sendable {
         case .cancel:
             task.cancel()
         case .signal:
-            self.condition.signal()
+            self.monitor.signal()
         case .spawn:
             let thread = Thread { [self] in self.work() }
             thread.name = "com.pubnub.legacy.socket.\(self.label)"
@@ -231,7 +224,7 @@ final class SocketPool: @unchecked Sendable {
 
     /// Cancels every request, closes the idle connections and ends the workers; later requests are cancelled.
     func invalidate() {
-        let (tasks, connections) = self.locked { state -> ([SocketTask], [SocketConnection]) in
+        let (tasks, connections) = self.monitor.withLock { state -> ([SocketTask], [SocketConnection]) in
             state.invalidated = true
             let tasks = Array(state.waiting[state.waitingHead...]) + Array(state.running.values)
             state.waiting = []
@@ -240,7 +233,7 @@ final class SocketPool: @unchecked Sendable {
             state.idle = []
             return (tasks, connections)
         }
-        self.condition.broadcast()
+        self.monitor.broadcast()
         for task in tasks { task.cancel() }
         for connection in connections { connection.close() }
     }
@@ -252,36 +245,37 @@ final class SocketPool: @unchecked Sendable {
         POSIXSocket.blockBrokenPipeSignal()
         while let task = self.nextTask() {
             self.carryOut(task)
-            self.locked { _ = $0.running.removeValue(forKey: ObjectIdentifier(task)) }
+            self.monitor.withLock { _ = $0.running.removeValue(forKey: ObjectIdentifier(task)) }
         }
     }
 
     /// The oldest waiting request, or nil when the worker should end (invalidated, or idle for `workerLinger`).
     private func nextTask() -> SocketTask? {
-        self.condition.lock()
-        defer { self.condition.unlock() }
-        while true {
-            if self.state.hasWaiting {
-                let task = self.state.waiting[self.state.waitingHead]
-                self.state.waitingHead += 1
-                if self.state.waitingHead == self.state.waiting.count {
-                    self.state.waiting.removeAll(keepingCapacity: true)
-                    self.state.waitingHead = 0
+        self.monitor.wait { state, wake -> MonitorStep<SocketTask?> in
+            if wake != .first {
+                state.idleWorkers -= 1
+                if wake == .timedOut && !state.hasWaiting {
+                    state.workers -= 1
+                    return .done(nil)
                 }
-                self.state.running[ObjectIdentifier(task)] = task
-                return task
             }
-            if self.state.invalidated {
-                self.state.workers -= 1
-                return nil
+            if state.hasWaiting {
+                let task = state.waiting[state.waitingHead]
+                state.waitingHead += 1
+                if state.waitingHead == state.waiting.count {
+                    state.waiting.removeAll(keepingCapacity: true)
+                    state.waitingHead = 0
+                }
+                state.running[ObjectIdentifier(task)] = task
+                return .done(task)
             }
-            self.state.idleWorkers += 1
-            let woken = self.condition.wait(until: Date(timeIntervalSinceNow: SocketTransport.workerLinger))
-            self.state.idleWorkers -= 1
-            if !woken && !self.state.hasWaiting {
-                self.state.workers -= 1
-                return nil
+            if state.invalidated {
+                state.workers -= 1
+                return .done(nil)
             }
+            // The linger starts again after every wake that found nothing to do.
+            state.idleWorkers += 1
+            return .waitUntil(Date(timeIntervalSinceNow: SocketTransport.workerLinger))
         }
     }
 
@@ -333,7 +327,7 @@ final class SocketPool: @unchecked Sendable {
     /// one, idle connections to other hosts are closed so that opening a new one stays within the limit.
     private func takeIdle(for key: String) -> SocketConnection? {
         while true {
-            let (found, evicted) = self.locked { state -> (SocketConnection?, [SocketConnection]) in
+            let (found, evicted) = self.monitor.withLock { state -> (SocketConnection?, [SocketConnection]) in
                 if let index = state.idle.lastIndex(where: { $0.poolKey == key }) {
                     return (state.idle.remove(at: index), [])
                 }
@@ -351,7 +345,7 @@ final class SocketPool: @unchecked Sendable {
     }
 
     private func putIdle(_ connection: SocketConnection) {
-        let surplus = self.locked { state -> [SocketConnection] in
+        let surplus = self.monitor.withLock { state -> [SocketConnection] in
             guard !state.invalidated, self.reusesConnections else { return [connection] }
             state.idle.append(connection)
             let excess = state.idle.count - self.maximumConnections
