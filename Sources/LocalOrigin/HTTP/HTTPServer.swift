@@ -26,8 +26,9 @@ import PlatformSupport
 ///   the client sends it).
 /// - Writes never raise SIGPIPE.
 public final class HTTPServer: @unchecked Sendable {
-    // @unchecked: the mutable lifecycle state lives in `state` (a `Monitor`, whose `changing` flag serialises start
-    // and the listener changes); every other stored property is an immutable `let`.
+    // @unchecked: the mutable lifecycle state lives in `state` (a `Locked`); every other stored property is an
+    // immutable `let`. `lifecycle` only serialises `start()`, `stopAccepting()` and `resumeAccepting()` (each takes
+    // it with `defer` for its whole call, across the socket and thread work); it guards no data, so it is not a box.
 
     private enum Phase {
         case idle
@@ -43,9 +44,6 @@ public final class HTTPServer: @unchecked Sendable {
         /// A bound, non-listening socket holding the port while `stopAccepting()` is in effect (see
         /// `POSIXSocket.reserve`), so a refusal cannot lose the port to another program.
         var reservation: Int32?
-        /// A `start()`, `stopAccepting()` or `resumeAccepting()` is under way; the others wait for their turn
-        /// (`beginChange()`). They block on sockets and threads, so no lock is held across them.
-        var changing = false
     }
 
     /// The address the server listens on, as given to `init`.
@@ -54,7 +52,8 @@ public final class HTTPServer: @unchecked Sendable {
     public let limits: HTTPServerLimits
     private let requestedPort: UInt16
     private let handler: any HTTPHandler
-    private let state = Monitor(State())
+    private let lifecycle = NSLock()
+    private let state = Locked(State())
     private let counter = Locked(0)
     private let heldBack = Locked(0)
 
@@ -116,8 +115,8 @@ public final class HTTPServer: @unchecked Sendable {
     ///   listened on, `.socketFailed` for other socket errors, `.alreadyStarted` when running, `.stopped` after
     ///   `stop()` (a server is started once; create a new one on the same port instead).
     public func start() throws(HTTPServerError) {
-        self.beginChange()
-        defer { self.endChange() }
+        self.lifecycle.lock()
+        defer { self.lifecycle.unlock() }
         switch self.state.withLock({ $0.phase }) {
         case .idle: break
         case .running: throw .alreadyStarted
@@ -220,12 +219,12 @@ public final class HTTPServer: @unchecked Sendable {
     /// sees "connection refused") until `resumeAccepting()`. Returns once the socket is closed; no-op when not
     /// accepting.
     public func stopAccepting() {
-        self.beginChange()
-        defer { self.endChange() }
+        self.lifecycle.lock()
+        defer { self.lifecycle.unlock() }
         guard case .running(let acceptor, _) = self.state.withLock({ $0.phase }) else { return }
         acceptor.closeListener()
         // Right after the close (a listening socket and a reservation cannot share the port), so the port is free
-        // only for that instant. `beginChange()` serialises this with `resumeAccepting()`.
+        // only for that instant. `lifecycle` serialises this with `resumeAccepting()`.
         let held = self.state.withLock { $0.reservation != nil }
         let reservation = held ? nil : POSIXSocket.reserve(host: self.host, port: self.port)
         self.state.withLock { state in
@@ -250,8 +249,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// - Throws: `HTTPServerError.addressInUse` when something else took the port meanwhile, `.notStarted` before
     ///   `start()`, `.stopped` after `stop()`, `.socketFailed` for other socket errors.
     public func resumeAccepting() throws(HTTPServerError) {
-        self.beginChange()
-        defer { self.endChange() }
+        self.lifecycle.lock()
+        defer { self.lifecycle.unlock() }
         let (phase, isAccepting) = self.state.withLock { ($0.phase, $0.isAccepting) }
         let acceptor: HTTPAcceptor
         switch phase {
@@ -284,24 +283,6 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         for latch in latches { latch.wait() }
-    }
-
-    // MARK: - Turns
-
-    /// Waits until no other `start()`, `stopAccepting()` or `resumeAccepting()` is under way, then makes the calling
-    /// thread's the one under way until `endChange()`, as a lock held across the change would without holding one.
-    private func beginChange() {
-        self.state.wait { state, _ -> MonitorStep<Void> in
-            guard !state.changing else { return .wait }
-            state.changing = true
-            return .done(())
-        }
-    }
-
-    /// Ends the change `beginChange()` began and lets one waiting change begin.
-    private func endChange() {
-        self.state.withLock { $0.changing = false }
-        self.state.signal()
     }
 
     // MARK: - Threads
