@@ -9,7 +9,9 @@ import PlatformSupport
 /// observation-center observers, notification and completion block, in that order — arrives asynchronously on the
 /// delivery queue (`PNConfiguration.deliveryQueue`, `DispatchQueue.main` by default). Operations run one at a time
 /// in call order (3.4's operation lock); calls made while connecting wait and run once connected.
-public final class PubNub: @unchecked Sendable {
+///
+/// An `NSObject`, as in 3.4: `isEqual(_:)` and `hash` are identity's, `description` `NSObject`'s.
+public final class PubNub: NSObject, @unchecked Sendable {
     // @unchecked: the stored properties are `engine`, whose state is confined to its queue and lock boxes, and
     // `statusAdapter`, a lock box.
 
@@ -31,7 +33,7 @@ public final class PubNub: @unchecked Sendable {
 
     /// A client without configuration or delegate; call `setConfiguration(_:)` (or
     /// `setupWithConfiguration(_:andDelegate:)`) before `connect()`.
-    public convenience init() {
+    public override convenience init() {
         self.init(configuration: nil, delegate: nil)
     }
 
@@ -65,6 +67,7 @@ public final class PubNub: @unchecked Sendable {
             timings: timings,
             clock: clock
         )
+        super.init()
         self.engine.dispatcher.attach(client: self)
         for sink in eventSinks {
             self.engine.dispatcher.addSink(sink, to: .observationCenter)
@@ -247,7 +250,7 @@ public final class PubNub: @unchecked Sendable {
             }
             return
         }
-        let applied = configuration.copy()
+        let applied = configuration.copied()
         self.engine.snapshot.withLock { snapshot in
             snapshot.configuration = applied
             if let uuid = settings.uuid {
@@ -330,7 +333,7 @@ public final class PubNub: @unchecked Sendable {
     /// switching to them (a hard reset reconnects about 1 s later). Changing the copy changes nothing: apply it
     /// again to use it.
     public var configuration: PNConfiguration? {
-        self.engine.snapshot.withLock { $0.configuration }?.copy()
+        self.engine.snapshot.withLock { $0.configuration }?.copied()
     }
 
     /// True only while the client is connected (not while connecting or recovering from a network loss).

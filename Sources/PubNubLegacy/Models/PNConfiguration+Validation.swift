@@ -205,18 +205,10 @@ extension PNConfiguration {
         return old == new ? .none : .appliedInPlace
     }
 
-    /// Configurations are equal when every setting is (the delivery queue by identity); new in this package
-    /// (3.4 compared identities).
-    public static func == (lhs: PNConfiguration, rhs: PNConfiguration) -> Bool {
-        lhs === rhs || lhs.settings.current == rhs.settings.current
-    }
-
     // MARK: - Description
 
-    /// 3.4's description: origin, TLS flag, the three keys (missing ones marked) and the cipher key. Unlike 3.4 the
-    /// secret and cipher keys are not shown, only that they are set and their last characters (`set (…c0de)`); the
-    /// secret key's "none" value `0` is shown as is.
-    public var description: String {
+    /// What `description` shows (see there).
+    var redactedDescription: String {
         let settings = self.settings.current
         let secret = settings.secretKey == "0" ? "0" : SecretText.redacted(settings.secretKey)
         return "\nConfiguration for: \(settings.origin) (secured: \(settings.useSecureConnection ? "YES" : "NO"))"

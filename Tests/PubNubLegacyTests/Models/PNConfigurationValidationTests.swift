@@ -86,15 +86,15 @@ import Testing
 
     @Test func originOrTLSChangeNeedsAHardReset() {
         let current = Self.configuration()
-        #expect(current.impactOfChange(to: current.copy()) == .none)
-        #expect(!current.requiresConnectionResetWithConfiguration(current.copy()))
+        #expect(current.impactOfChange(to: current.copied()) == .none)
+        #expect(!current.requiresConnectionResetWithConfiguration(current.copied()))
         #expect(!current.requiresConnectionResetWithConfiguration(nil))
 
         let otherOrigin = Self.configuration(origin: "other.example")
         #expect(current.impactOfChange(to: otherOrigin) == .hardReset)
         #expect(current.requiresConnectionResetWithConfiguration(otherOrigin))
 
-        let plain = current.copy()
+        let plain = current.copied()
         plain.TLSEnabled = false
         #expect(current.impactOfChange(to: plain) == .hardReset)
         #expect(current.requiresConnectionResetWithConfiguration(plain))
@@ -105,7 +105,7 @@ import Testing
         let rekeyed = Self.configuration(publishKey: "p2", subscribeKey: "s2", secretKey: "k2")
         #expect(current.impactOfChange(to: rekeyed) == .appliedInPlace)
         #expect(!current.requiresConnectionResetWithConfiguration(rekeyed))
-        let other = current.copy()
+        let other = current.copied()
         other.authorizationKey = "auth"
         other.cipherKey = "enigma"
         other.subscriptionRequestTimeout = 30
