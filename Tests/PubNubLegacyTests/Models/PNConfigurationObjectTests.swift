@@ -39,6 +39,45 @@ import Testing
         #expect(!configuration.isEqual(twin))
     }
 
+    /// 3.5's `PNConfigurationTest.testIsEqual`, setting by setting: a configuration that differs in any one of the
+    /// 3.4 settings is not equal.
+    @Test(arguments: [
+        "origin", "publishKey", "subscriptionKey", "secretKey", "cipherKey", "authorizationKey",
+        "nonSubscriptionRequestTimeout", "subscriptionRequestTimeout", "resubscribeOnConnectionRestore",
+        "restoreSubscriptionFromLastTimeToken", "ignoreSecureConnectionRequirement", "reduceSecurityLevelOnError",
+        "useSecureConnection", "autoReconnectClient", "acceptCompressedResponse",
+    ])
+    func oneDifferentSettingMakesConfigurationsUnequal(setting: String) {
+        let configuration = Self.make()
+        let other = setting == "origin" || setting.hasSuffix("Key") ? Self.differing(in: setting) : Self.make()
+        switch setting {
+        case "nonSubscriptionRequestTimeout": other.nonSubscriptionRequestTimeout = 123
+        case "subscriptionRequestTimeout": other.subscriptionRequestTimeout = 123
+        case "resubscribeOnConnectionRestore": other.resubscribeOnConnectionRestore.toggle()
+        case "restoreSubscriptionFromLastTimeToken": other.restoreSubscriptionFromLastTimeToken.toggle()
+        case "ignoreSecureConnectionRequirement": other.ignoreSecureConnectionRequirement.toggle()
+        case "reduceSecurityLevelOnError": other.reduceSecurityLevelOnError.toggle()
+        case "useSecureConnection": other.useSecureConnection.toggle()
+        case "autoReconnectClient": other.autoReconnectClient.toggle()
+        case "acceptCompressedResponse": other.acceptCompressedResponse.toggle()
+        default: break
+        }
+        #expect(!configuration.isEqual(other))
+        #expect(!other.isEqual(configuration))
+    }
+
+    /// A configuration like `make()` but for one constructor argument.
+    private static func differing(in argument: String) -> PNConfiguration {
+        PNConfiguration(
+            origin: argument == "origin" ? "other.pubnub.com" : "example.pubnub.com",
+            publishKey: argument == "publishKey" ? "pub2" : "pub",
+            subscribeKey: argument == "subscriptionKey" ? "sub2" : "sub",
+            secretKey: argument == "secretKey" ? "secret2" : "secret",
+            cipherKey: argument == "cipherKey" ? "enigma2" : "enigma",
+            authorizationKey: argument == "authorizationKey" ? "auth2" : "auth"
+        )
+    }
+
     @Test func copyIsAnEqualIndependentConfiguration() throws {
         let configuration = Self.make()
         configuration.subscriptionRequestTimeout = 20

@@ -84,7 +84,7 @@ import Testing
         )
     }
 
-    @Test func originOrTLSChangeNeedsAHardReset() {
+    @Test func originTLSOrAuthKeyChangeNeedsAHardReset() {
         let current = Self.configuration()
         #expect(current.impactOfChange(to: current.copied()) == .none)
         #expect(!current.requiresConnectionResetWithConfiguration(current.copied()))
@@ -98,6 +98,13 @@ import Testing
         plain.TLSEnabled = false
         #expect(current.impactOfChange(to: plain) == .hardReset)
         #expect(current.requiresConnectionResetWithConfiguration(plain))
+
+        // The client reconnects on a new authorization key too (docs/API-3.4.md §4.7), as 3.5's
+        // PNConfigurationTest expects of this method.
+        let reauthorized = current.copied()
+        reauthorized.authorizationKey = "another-auth"
+        #expect(current.impactOfChange(to: reauthorized) == .hardReset)
+        #expect(current.requiresConnectionResetWithConfiguration(reauthorized))
     }
 
     @Test func otherChangesApplyInPlace() {
@@ -106,7 +113,6 @@ import Testing
         #expect(current.impactOfChange(to: rekeyed) == .appliedInPlace)
         #expect(!current.requiresConnectionResetWithConfiguration(rekeyed))
         let other = current.copied()
-        other.authorizationKey = "auth"
         other.cipherKey = "enigma"
         other.subscriptionRequestTimeout = 30
         #expect(current.impactOfChange(to: other) == .appliedInPlace)
