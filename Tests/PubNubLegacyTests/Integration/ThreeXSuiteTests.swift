@@ -116,7 +116,9 @@ import Testing
         }
         let published = try await recorder.next(.block, "published", within: 15)
         #expect(published.value as? PNMessageState == .PNMessageSent)
-        let received = try await recorder.next(.delegate, "didReceiveMessage", within: 15)
+        // The echo may come before or after the publish's acknowledgement.
+        try await recorder.waitForCount(1, .delegate, "didReceiveMessage", within: 15)
+        let received = try #require(recorder.all(.delegate, "didReceiveMessage").first)
         let payload = try #require(received.message?.message as? [String: Any])
         #expect(payload["msg"] as? String == text)
         #expect((payload["ts"] as? NSNumber)?.int64Value == 1_385_168_393_499)
