@@ -74,6 +74,30 @@ final class RunLoopDeliveryTests: XCTestCase {
         XCTAssertTrue(answeredInside.current)
     }
 
+    /// 3.x's exact loop — `for (j = 0; j < 10 && !called; j++) [[NSRunLoop currentRunLoop] runUntilDate:
+    /// [NSDate dateWithTimeIntervalSinceNow:1.0]];` — in a main-queue block, started before anything is on its way:
+    /// each `run(until:)` must wait its second (a run loop with nothing to wait for returns at once, and inside a
+    /// main-queue block the main queue does not count), so the answer arrives within the ten.
+    func testAThreeXLoopOfOneSecondWaitsInAMainQueueBlockGetsTheCallback() throws {
+        let harness = try MainQueueClient()
+        defer { harness.stop() }
+        harness.connect()
+        let client = harness.client
+        let outcome = Locked<(called: Bool, waited: Int)?>(nil)
+        DispatchQueue.main.async {
+            var called = false
+            client.requestServerTimeTokenWithCompletionBlock { _, _ in called = true }
+            var slices = 0
+            while slices < 10 && !called {
+                RunLoop.current.run(until: Date(timeIntervalSinceNow: 1.0))
+                slices += 1
+            }
+            outcome.set((called, slices))
+        }
+        XCTAssertTrue(spinRunLoop(upTo: 30) { outcome.current != nil })
+        XCTAssertEqual(outcome.current?.called, true, "the loop ended after \(outcome.current?.waited ?? 0) slices")
+    }
+
     /// A delegate method that waits for a later call's block: the calls still start in the order they would
     /// without the wait — the rest of the first event (observers, notification, block), then the second event's
     /// delegate, observers, notification and block — and each runs once.

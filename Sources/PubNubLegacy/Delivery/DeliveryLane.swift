@@ -29,6 +29,9 @@ final class DeliveryLane: @unchecked Sendable {
         self.queue = queue
         self.viaRunLoop = PNConfiguration.QueueIdentity(queue).isMain
         self.listeners = listeners
+        if self.viaRunLoop {
+            MainRunLoopDrain.prepareMainRunLoop()
+        }
     }
 
     /// Appends `job`; it is delivered by the next drain. Any thread.
