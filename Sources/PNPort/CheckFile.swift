@@ -5,7 +5,7 @@
 /// The app's own names (its classes, properties, methods) are not declared here: give the compiler stubs of them.
 struct CheckFile {
     /// The file's text and the number of entries it holds (every entry with a spelling).
-    static func render(_ report: Report) -> (text: String, count: Int) {
+    static func render(_ report: Report, table: NameTable = .migration) -> (text: String, count: Int) {
         var imports: [String] = ["Foundation", "PubNubLegacy", "PNObservation"]
         var body: [String] = []
         var count = 0
@@ -23,13 +23,14 @@ struct CheckFile {
                 }
                 body.append("// (an import line)")
             case .typeName:
-                body += Self.inMethod(entry, name, ["_ = \(swift).self"])
+                body += Self.inMethod(entry, name, table, ["_ = \(swift).self"])
             case .statement:
-                body += Self.inMethod(entry, name, Self.statement(swift))
+                body += Self.inMethod(entry, name, table, Self.statement(swift))
             case .caseLabel(let enumType):
                 let function = Self.inMethod(
                     entry,
                     name,
+                    table,
                     ["switch pnportValue {", "\(swift) break", "default: break", "}"]
                 )
                 body += function.map {
@@ -46,7 +47,8 @@ struct CheckFile {
                 if let declaration = SwiftDeclaration(swift) {
                     let type = "(\(types.joined(separator: ", "))) -> \(returnType ?? "Void")"
                     body.append("func \(name)(_ delegate: any PNDelegate) {")
-                    body.append("    _ = delegate.\(declaration.swiftName) as \(type)")
+                    let reference = declaration.parameters.isEmpty ? declaration.name : declaration.swiftName
+                    body.append("    _ = delegate.\(reference) as \(type)")
                     body.append("}")
                 }
             case .typeDeclaration(let standIn):
@@ -72,8 +74,12 @@ struct CheckFile {
     }
 
     /// The spelling inside a method (or a function, outside classes) whose parameters are the entry's variables.
-    private static func inMethod(_ entry: Entry, _ name: String, _ lines: [String]) -> [String] {
-        let parameters = entry.variables.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
+    private static func inMethod(_ entry: Entry, _ name: String, _ table: NameTable, _ lines: [String]) -> [String] {
+        // a variable of a 3.4 block type is a closure the code may keep: `@escaping`, as a property would be
+        let parameters = entry.variables.map { variable in
+            let isBlock = table.global(variable.type)?.kind == .blockType
+            return "\(variable.name): \(isBlock ? "@escaping " : "")\(variable.type)"
+        }.joined(separator: ", ")
         let function =
             ["\(entry.isClassMethod ? "static " : "")func \(name)(\(parameters)) {"] + lines.map { "    " + $0 } + ["}"]
         guard let className = entry.className else { return function }

@@ -188,7 +188,7 @@ enum Declarations {
             }
             if !ObjCTypeReader.isQualifier(text) && !["unsigned", "signed", "long", "short"].contains(text) { break }
         }
-        guard let head = typeTokens.last(where: { !ObjCTypeReader.isQualifier($0.text) }) else { return nil }
+        guard let head = typeTokens.first(where: { !ObjCTypeReader.isQualifier($0.text) }) else { return nil }
         let namesType =
             ExpressionParser.builtinTypes.contains(head.text) || isTypeName(head.text)
             || head.text.hasPrefix("__typeof") || head.text == "typeof"

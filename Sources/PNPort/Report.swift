@@ -30,6 +30,7 @@ struct Edit: Equatable {
         case protectedHeader = "protected header"
         case linuxFoundation = "Linux Foundation"
         case objcRuntime = "Objective-C runtime"
+        case notificationObserver = "notification observer"
         case notificationPayload = "notification payload"
         case optional = "optional value"
         case weakReference = "weak reference"
@@ -39,10 +40,25 @@ struct Edit: Equatable {
     }
 
     let kind: Kind
-    /// The MIGRATION.md section number.
+    /// The MIGRATION.md section number (of the section titled `kind.sectionTitle`).
     let section: String
     /// What to do, in one sentence.
     let advice: String
+}
+
+extension Edit.Kind {
+    /// The start of the title of the MIGRATION.md section that explains the edit (the name table maps it to its
+    /// number, so a renumbered MIGRATION.md is cited right).
+    var sectionTitle: String {
+        switch self {
+        case .switchWithoutDefault, .optional, .defaultConfiguration: return "The naming rule"
+        case .mainActorDelegate, .shouldAnswer: return "Delivery"
+        case .notificationPayload, .notificationObserver: return "Notifications"
+        case .logSwitch, .exhaustiveSwitch: return "Encryption, errors and logging"
+        case .protectedHeader, .weakReference: return "Reference"
+        case .linuxFoundation, .objcRuntime: return "Porting a real app"
+        }
+    }
 }
 
 /// A name the assistant did not recognise: not a 3.4 name, not the app's own.

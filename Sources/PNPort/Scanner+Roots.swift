@@ -26,6 +26,9 @@ extension Scanner {
         }
         var translator = self.translator(scope, context)
         var swift = translator.swift(expression)
+        if case .cast = expression, swift.hasPrefix("("), swift.hasSuffix(")") {
+            swift = String(swift.dropFirst().dropLast())
+        }
         var first = index
         if let pending, pending.initializerStart == index, stop < tokens.count, tokens[stop].isPunctuation(";") {
             swift = "let \(pending.name) = \(swift)"
@@ -34,15 +37,29 @@ extension Scanner {
         var kind = translator.uses.first?.kind ?? (translator.unknown.isEmpty ? .foundation : .call)
         if self.isFoundationRoot(expression, scope: scope, context: context) { kind = .foundation }
         self.record(kind, first: first, last: stop - 1, swift: swift, translator: translator)
-        for block in expression.blocks { self.block(block, scope: scope, context: context) }
+        for block in expression.blocks {
+            self.block(
+                block,
+                scope: scope,
+                context: context,
+                parameterTypes: translator.blockParameterTypes[block.caret]
+            )
+        }
         return stop
     }
 
-    /// Scans a block's body with its parameters in scope.
-    mutating func block(_ block: BlockLiteral, scope: Scope, context: CodeContext) {
+    /// Scans a block's body with its parameters in scope, typed as the block type says when it is a 3.4 one.
+    mutating func block(_ block: BlockLiteral, scope: Scope, context: CodeContext, parameterTypes: [String]? = nil) {
         var inner = scope
         inner.push()
-        for parameter in block.parameters ?? [] { inner.declare(parameter.name, parameter.type) }
+        let parameters = block.parameters ?? []
+        for (index, parameter) in parameters.enumerated() {
+            var type = parameter.type
+            if let parameterTypes, parameterTypes.count == parameters.count {
+                type.knownSwiftType = parameterTypes[index]
+            }
+            inner.declare(parameter.name, type)
+        }
         self.statements(block.bodyOpen + 1, block.bodyClose, scope: inner, context: context)
     }
 
@@ -62,6 +79,8 @@ extension Scanner {
             guard case .identifier(let name) = callee else { return false }
             if name.text == "PNLog" || self.table.global(name.text)?.kind == .function { return true }
             return name.text == "NSLog" && self.spellingTouchesAPI(expression, scope: scope, context: context)
+        case .cast(_, let value), .parenthesized(let value):
+            return self.isPubNubRoot(value, scope: scope, context: context)
         case .member, .index:
             // a property of a 3.4 object (not `code` or `description`, which every NSError or NSObject has), a
             // notification's payload, or a member of a 3.4 call's result
@@ -119,6 +138,8 @@ extension Scanner {
 /// The initializer of a declaration being scanned: an entry that is exactly it is spelled `let name = …`.
 struct PendingInitializer {
     let name: String
+    /// The declared type's name (`PNClientParticipantsHandlingBlock`), for a block literal initializer.
+    let typeName: String
     let declarationStart: Int
     let initializerStart: Int
 }

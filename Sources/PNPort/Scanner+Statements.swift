@@ -19,8 +19,9 @@ extension Scanner {
         )
         let isDefinition = tokens[header.terminator].isPunctuation("{")
         let close = isDefinition ? ExpressionParser.matchingBrace(tokens, from: header.terminator) : header.terminator
-        let isDelegateMethod =
-            isDefinition && self.delegateMethod(header, body: header.terminator...close, context: context)
+        let delegateTypes =
+            isDefinition ? self.delegateMethod(header, body: header.terminator...close, context: context) : nil
+        let isDelegateMethod = delegateTypes != nil
         if !isDelegateMethod {
             for cursor in header.first..<header.terminator where tokens[cursor].kind == .identifier {
                 if let global = self.table.global(tokens[cursor].text),
@@ -32,23 +33,34 @@ extension Scanner {
         }
         guard isDefinition else { return header.terminator + 1 }
         var scope = Scope()
-        for piece in header.pieces {
-            if let name = piece.name, let type = piece.type { scope.declare(name, type) }
+        for (index, piece) in header.parameters.enumerated() {
+            guard let name = piece.name, var type = piece.type else { continue }
+            if let delegateTypes, index < delegateTypes.count, !delegateTypes[index].isEmpty {
+                type.knownSwiftType = delegateTypes[index]
+            }
+            scope.declare(name, type)
         }
         self.statements(header.terminator + 1, close, scope: scope, context: context)
         return close + 1
     }
 
     /// A `PNDelegate` method implementation: its Swift declaration, the shape chosen by the parameter types the
-    /// app wrote (MIGRATION.md §9, "The other shapes"). Returns false when the method is not a delegate method.
-    private mutating func delegateMethod(_ header: MethodHeader, body: ClosedRange<Int>, context: CodeContext) -> Bool {
+    /// app wrote (MIGRATION.md §9, "The other shapes"). Returns the Swift types of its parameters (empty where not
+    /// known), or nil when the method is not a delegate method.
+    private mutating func delegateMethod(
+        _ header: MethodHeader,
+        body: ClosedRange<Int>,
+        context: CodeContext
+    )
+        -> [String]?
+    {
         let selector = header.selector
         let candidates = self.table.delegateMethods(selector)
         var translator = self.translator(Scope(), context)
         translator.use(.delegateMethod, selector)
         let adopts = context.className.map { self.model.adopts($0, "PNDelegate") } ?? false
         guard !candidates.isEmpty else {
-            guard adopts, selector.hasPrefix("pubnubClient") || selector.hasPrefix("shouldRe") else { return false }
+            guard adopts, selector.hasPrefix("pubnubClient") || selector.hasPrefix("shouldRe") else { return nil }
             translator.notRecognised(
                 selector,
                 "PNDelegate has no such method: 3.4 never calls it (a misspelling, or a later version's callback?)"
@@ -61,7 +73,7 @@ extension Scanner {
                 swift: nil,
                 translator: translator
             )
-            return true
+            return header.parameters.map { _ in "" }
         }
         let returned = header.returnType.flatMap { $0.name == "void" ? nil : $0.swiftType }
         let chosen = candidates.first { candidate in
@@ -81,7 +93,7 @@ extension Scanner {
                 swift: nil,
                 translator: translator
             )
-            return true
+            return header.parameters.map { _ in "" }
         }
         let declaration = chosen.declaration
         let parameters = zip(declaration.parameters, header.parameters).map { parameter, piece in
@@ -94,7 +106,6 @@ extension Scanner {
         if selector.hasPrefix("should"), self.returnsNil(in: body) {
             translator.edit(
                 .shouldAnswer,
-                "Delivery",
                 "nil here means \"use the configuration\", not NO: return `NSNumber(value: false)` where 3.4 returned nil"
             )
         }
@@ -106,7 +117,7 @@ extension Scanner {
             translator: translator,
             form: .delegateMethod(parameterTypes: declaration.parameters.map(\.type), returnType: declaration.type)
         )
-        return true
+        return declaration.parameters.map(\.type)
     }
 
     /// Whether an Objective-C parameter type fits a Swift one: `NSArray *` any array, `id` anything.
@@ -154,6 +165,7 @@ extension Scanner {
                     if first.index + 1 < tokens.count, tokens[first.index + 1].isPunctuation("=") {
                         pending = PendingInitializer(
                             name: first.name,
+                            typeName: variable.type.name,
                             declarationStart: index,
                             initializerStart: first.index + 2
                         )
@@ -176,10 +188,21 @@ extension Scanner {
                 index = self.caseLabel(at: index, end: end, switches: &switches, scope: scope, context: context)
             case .punctuation where token.text == "[" && !self.followsOperand(index):
                 index = self.root(at: index, end: end, scope: scope, context: context, pending: pending) ?? index + 1
+            case .punctuation where token.text == "(" && !self.followsOperand(index):
+                // a cast of a 3.4 value: `(PNMessage *)notification.userInfo`
+                index = self.root(at: index, end: end, scope: scope, context: context, pending: pending) ?? index + 1
             case .punctuation where token.text == "^" && !self.followsOperand(index):
                 var parser = ExpressionParser(tokens: tokens, position: index, isTypeName: self.vocabulary.isTypeName)
                 if case .block(let block) = parser.parseOperand() {
-                    self.block(block, scope: scope, context: context)
+                    // a block assigned to a variable of a 3.4 block type: its parameters have that type's types
+                    var types: [String]?
+                    if let pending, pending.initializerStart == index,
+                        let alias = self.table.global(pending.typeName), alias.kind == .blockType,
+                        let target = alias.declaration.type
+                    {
+                        types = SwiftDeclaration.closureParameters(of: target)
+                    }
+                    self.block(block, scope: scope, context: context, parameterTypes: types)
                     index = block.bodyClose + 1
                 } else {
                     index += 1
@@ -256,7 +279,6 @@ extension Scanner {
             if !hasDefault {
                 translator.edit(
                     .switchWithoutDefault,
-                    "The naming rule",
                     "a switch without `default` names each 3.4 constant with a leading dot (rule 5)"
                 )
             }
@@ -273,7 +295,7 @@ extension Scanner {
             translator.use(.constant, name)
             if !hasDefault && !switches[switches.count - 1].flagged {
                 switches[switches.count - 1].flagged = true
-                translator.edit(.exhaustiveSwitch, "Encryption", "a Swift switch over an error code needs a `default:`")
+                translator.edit(.exhaustiveSwitch, "a Swift switch over an error code needs a `default:`")
             }
             self.record(
                 .caseLabel,
@@ -311,7 +333,6 @@ extension Scanner {
         }
         translator.edit(
             .weakReference,
-            "Reference",
             "`pn_desired_weak` is Swift's `weak`: the variable is optional (or capture `[weak self]` in the closure)"
         )
         self.record(

@@ -198,7 +198,6 @@ struct Scanner {
         if isMainActor {
             translator.edit(
                 .mainActorDelegate,
-                "Delivery",
                 "a UIKit/AppKit class is main-actor isolated in Swift 6: declare it `@MainActor` and adopt `@preconcurrency PNDelegate`"
             )
         }
@@ -243,7 +242,6 @@ struct Scanner {
             translator.use(.headerImport, header)
             translator.edit(
                 .protectedHeader,
-                "Reference",
                 "the protected header's members are public or not available (section 9 says which): delete the #import"
             )
             self.record(.headerImport, first: index, last: index, swift: "", translator: translator, form: .importLine)
@@ -282,13 +280,11 @@ struct Scanner {
         if global.kind == .logSwitch {
             translator.edit(
                 .logSwitch,
-                "Encryption",
                 "the log switches are runtime values, off by default: set them at launch and install a sink (`PNLogger.setSink`)"
             )
         } else {
             translator.edit(
                 .defaultConfiguration,
-                "The naming rule",
                 "PNDefaultConfiguration.h values are settable globals: assign them in one function called first thing at launch"
             )
         }

@@ -88,9 +88,13 @@ struct ObjCType: Equatable {
     var typeofOperand: String? = nil
     /// Declared `__weak` or `pn_desired_weak`: Swift's `weak`, so optional.
     var isWeak = false
+    /// The Swift type the layer gives this value, where the table says it: a block parameter of a 3.4 block type
+    /// (`NSArray *channels` is `[PNChannel]`), a delegate method's parameter.
+    var knownSwiftType: String? = nil
 
     /// The Swift type the naming rule gives it (MIGRATION.md §2 rule 6), nil for what it does not name.
     var swiftType: String? {
+        if let known = self.knownSwiftType { return known }
         guard let type = self.strongSwiftType else { return nil }
         return self.isWeak && !type.hasSuffix("?") ? type + "?" : type
     }

@@ -30,6 +30,10 @@ extension Translator {
             return "\(self.swift(send.receiver))[\(self.swift(arguments[0]))]"
         case "lastObject", "firstObject":
             return "\(self.swift(send.receiver)).\(selector == "lastObject" ? "last" : "first")"
+        case "stringByAppendingString:":
+            return "\(self.swift(send.receiver)) + \(self.swift(arguments[0]))"
+        case "length" where arguments.isEmpty:
+            return "\(self.swift(send.receiver)).utf16.count"
         case "isEqualToString:":
             return "\(self.swift(send.receiver)) == \(self.swift(arguments[0]))"
         case "class" where arguments.isEmpty:
@@ -41,7 +45,6 @@ extension Translator {
             else { return nil }
             self.edit(
                 .linuxFoundation,
-                "Porting a real app",
                 "Swift on Linux has no key-value coding: map the property"
             )
             return "\(self.swift(send.receiver)).map(\\.\(parts.map(\.text).joined()))"
@@ -69,8 +72,7 @@ extension Translator {
             let method = String(selector.split(separator: ":").first ?? "")
             let call = selector.hasSuffix(":") ? "\(method)(notification)" : "\(method)()"
             self.edit(
-                .objcRuntime,
-                "Notifications",
+                .notificationObserver,
                 "Linux has no Objective-C runtime to call a selector: observe with a block, and keep the token it returns to remove the observer"
             )
             let observer = self.swift(arguments[0])
@@ -127,7 +129,6 @@ extension Translator {
         if wrapped {
             self.edit(
                 .linuxFoundation,
-                "Porting a real app",
                 "on Linux `NSLog` and `String(format:)` take only strings and numbers: objects and optionals are given as `String(describing:)`"
             )
         }

@@ -68,10 +68,11 @@ extension Translator {
         let owner = Self.unwrapped(receiverType)
         if owner.hasPrefix("[") && owner.hasSuffix("]") && !owner.contains(":") {
             let element = String(owner.dropFirst().dropLast())
+            let optional = Self.isOptional(receiverType) ? "?" : ""
             switch send.selector {
             case "lastObject", "firstObject": return element + "?"
-            case "objectAtIndex:": return element
-            case "count": return "Int"
+            case "objectAtIndex:": return element + optional
+            case "count": return "Int" + optional
             default: return nil
             }
         }
@@ -166,10 +167,13 @@ extension Translator {
         if send.arguments.isEmpty, let property = self.table.property(selector, of: owner) {
             return .api(property, owner: owner, receiverType: receiverType)
         }
+        if let unavailable = self.table.unavailableName(selector) {
+            return .unknownAPI(name: "-[\(owner) \(selector)]", reason: unavailable.note)
+        }
         if selector.hasPrefix("set"), send.arguments.count == 1, selector.count > 4 {
             let name = selector.dropFirst(3).dropLast()
             let property = name.prefix(1).lowercased() + name.dropFirst()
-            if let found = self.table.property(property, of: owner) {
+            if let found = self.table.property(property, of: owner), found.declaration.text.hasPrefix("var ") {
                 return .setter(found, owner: owner, receiverType: receiverType)
             }
         }
@@ -208,7 +212,6 @@ extension Translator {
                     separator = "?."
                     self.edit(
                         .optional,
-                        "The naming rule",
                         "a value 3.4 could leave nil is optional here: `?.` (or `if let`)"
                     )
                 }
@@ -223,7 +226,8 @@ extension Translator {
         case .unknownAPI(let name, let reason):
             self.notRecognised(name, reason)
             self.cannotSpell("\(name): \(reason)")
-            return self.ruleSpelling(send)
+            for argument in send.arguments { _ = self.swift(argument) }  // the 3.4 names inside still count
+            return ""
         case .other:
             return self.ruleSpelling(send)
         }
@@ -236,19 +240,25 @@ extension Translator {
             return arguments.map { self.swift($0) }.joined(separator: ", ")
         }
         return zip(arguments, declaration.parameters).map { argument, parameter in
-            var value = self.swift(argument, expected: parameter.type)
-            if let type = self.type(of: argument), Self.isOptional(type), !Self.isOptional(parameter.type),
-                parameter.type != "Any"
-            {
-                value += "!"
-                self.edit(
-                    .optional,
-                    "The naming rule",
-                    "this argument is optional in Swift and the parameter is not: unwrap it (`!` shown)"
-                )
-            }
+            let value = self.argument(argument, for: parameter.type)
             return parameter.label.map { "\($0): \(value)" } ?? value
         }.joined(separator: ", ")
+    }
+
+    /// An argument spelled for a parameter of type `type`: an optional value given where the parameter is not
+    /// optional is unwrapped (`!`, an edit: 3.4 passed nil on).
+    mutating func argument(_ argument: Expr, for type: String) -> String {
+        var value = self.swift(argument, expected: type)
+        if let valueType = self.type(of: argument), Self.isOptional(valueType), !Self.isOptional(type),
+            !["Any", "Any?"].contains(Self.plain(type))
+        {
+            value = value.contains("?.") ? "(\(value))!" : value + "!"
+            self.edit(
+                .optional,
+                "this argument is optional in Swift and the parameter is not: unwrap it (`!` shown)"
+            )
+        }
+        return value
     }
 
     /// The naming rule applied to a send that is not PubNub's: `[a first:x second:y]` is `a.first(x, second: y)`.
@@ -267,6 +277,11 @@ extension Translator {
             receiver = self.swift(send.receiver)
         }
         let receiverType = isClass ? nil : self.type(of: send.receiver)
+        if !isClass, !Vocabulary.objectMembers.contains(send.selector), !Self.valueGetters.contains(send.selector),
+            receiverType.map({ self.model.classes[Self.unwrapped($0)] == nil }) ?? !Self.isSelf(send.receiver)
+        {
+            self.check("`\(send.selector)` is not PubNub's: spelled by the naming rule, check it")
+        }
         let separator = receiverType.map(Self.isOptional) == true ? "?." : "."
         if send.arguments.isEmpty {
             let selector = send.selector
@@ -290,6 +305,11 @@ extension Translator {
             parts.append(self.swift(extra))
         }
         return "\(receiver)\(separator)\(send.pieces[0].keyword)(\(parts.joined(separator: ", ")))"
+    }
+
+    private static func isSelf(_ expression: Expr) -> Bool {
+        if case .identifier(let token) = expression { return token.text == "self" || token.text == "super" }
+        return false
     }
 
     /// Foundation getters Swift spells as properties.

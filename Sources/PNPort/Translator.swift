@@ -41,6 +41,8 @@ struct Translator {
     private(set) var variables: [(name: String, type: String)] = []
     private(set) var unspelled: String?
     private(set) var elided: [ClosedRange<Int>] = []
+    /// The Swift parameter types of each block spelled as a closure of a known type, by the block's caret index.
+    private(set) var blockParameterTypes: [Int: [String]] = [:]
 
     init(
         table: NameTable,
@@ -62,8 +64,8 @@ struct Translator {
 
     mutating func use(_ kind: UseKind, _ name: String) { self.uses.append((kind, name)) }
 
-    mutating func edit(_ kind: Edit.Kind, _ sectionTitle: String, _ advice: String) {
-        let section = self.table.section(titled: sectionTitle) ?? "?"
+    mutating func edit(_ kind: Edit.Kind, _ advice: String) {
+        let section = self.table.section(titled: kind.sectionTitle) ?? "?"
         let edit = Edit(kind: kind, section: section, advice: advice)
         if !self.edits.contains(edit) { self.edits.append(edit) }
     }
@@ -90,7 +92,14 @@ struct Translator {
         case .literal(let token): return Self.literal(token)
         case .string(let parts): return "\"" + parts.map { Self.swiftEscapes($0.text) }.joined() + "\""
         case .boxed(let value): return self.swift(value, expected: nil)
-        case .array(let items): return "[" + items.map { self.swift($0) }.joined(separator: ", ") + "]"
+        case .array(let items):
+            let plain = expected.map(Self.unwrapped)
+            let element = plain.flatMap {
+                $0.hasPrefix("[") && !$0.contains(":") ? String($0.dropFirst().dropLast()) : nil
+            }
+            var spelled: [String] = []
+            for item in items { spelled.append(element.map { self.argument(item, for: $0) } ?? self.swift(item)) }
+            return "[" + spelled.joined(separator: ", ") + "]"
         case .dictionary(let pairs):
             guard !pairs.isEmpty else { return "[:]" }
             return "[" + pairs.map { "\(self.swift($0.key)): \(self.swift($0.value))" }.joined(separator: ", ") + "]"
@@ -118,9 +127,9 @@ struct Translator {
             let test = self.swift(condition)
             return "\(test) ? \(self.swift(then, expected: expected)) : \(self.swift(otherwise, expected: expected))"
         case .selector(let selector, _):
+            self.use(.selector, selector)
             self.edit(
                 .objcRuntime,
-                "Porting a real app",
                 "Swift on Linux has no Objective-C runtime: name the method itself"
             )
             self.cannotSpell("@selector(\(selector)) needs the Objective-C runtime")
@@ -153,6 +162,7 @@ struct Translator {
         }
         if self.vocabulary.isUnknownPubNubName(name) {
             self.notRecognised(name, "not a 3.4 name (a 3.5+ API, or a private header's?)")
+            self.cannotSpell("`\(name)` is not a 3.4 name")
         }
         return name
     }
@@ -251,7 +261,9 @@ struct Translator {
     /// an entry of its own), so the closure shows which lines it holds.
     private mutating func closure(_ block: BlockLiteral, expected: String?) -> String {
         self.elided.append(block.bodyOpen...block.bodyClose)
-        let arity = expected.flatMap { self.closureParameterTypes($0)?.count }
+        let types = expected.flatMap { self.closureParameterTypes($0) }
+        if let types { self.blockParameterTypes[block.caret] = types }
+        let arity = types?.count
         var names = block.parameters?.map(\.name) ?? []
         if let arity, names.count < arity { names += Array(repeating: "_", count: arity - names.count) }
         let head = names.isEmpty ? "{" : "{ " + names.joined(separator: ", ") + " in"
@@ -281,7 +293,10 @@ struct Translator {
         }
         if objcType.pointerDepth == 0 {
             let numeric = ["Int", "UInt", "Int32", "UInt32", "Double", "Float", "Bool", "TimeInterval"]
-            return numeric.contains(swiftType) ? "\(swiftType)(\(spelled))" : spelled
+            guard numeric.contains(swiftType) else { return spelled }
+            guard let known = self.type(of: value), Self.isOptional(known) else { return "\(swiftType)(\(spelled))" }
+            self.edit(.optional, "a value 3.4 could leave nil is optional here: `?.` (or `if let`)")
+            return "\(swiftType)(\(spelled) ?? 0)"
         }
         guard let known = self.type(of: value), Self.unwrapped(known) == swiftType, !Self.isOptional(known) else {
             return "(\(spelled) as! \(swiftType))"
@@ -298,7 +313,9 @@ struct Translator {
         } else if let function = self.table.global(name.text), function.kind == .function {
             self.use(.function, name.text)
             let types = function.declaration.parameters.map(\.type)
-            let spelled = arguments.enumerated().map { self.swift($1, expected: $0 < types.count ? types[$0] : nil) }
+            let spelled = arguments.enumerated().map {
+                $0 < types.count ? self.argument($1, for: types[$0]) : self.swift($1)
+            }
             return "\(name.text)(\(spelled.joined(separator: ", ")))"
         } else if name.text == "NSLog" {
             return self.foundationLog(arguments)
@@ -313,7 +330,7 @@ struct Translator {
         var spelledBase = self.swift(base)
         let separator = baseType.map(Self.isOptional) == true ? "?." : "."
         if separator == "?." {
-            self.edit(.optional, "The naming rule", "a value 3.4 could leave nil is optional here: `?.` (or `if let`)")
+            self.edit(.optional, "a value 3.4 could leave nil is optional here: `?.` (or `if let`)")
         }
         if let baseType, self.vocabulary.isAPIClass(Self.unwrapped(baseType)) {
             let owner = Self.unwrapped(baseType)
@@ -334,7 +351,6 @@ struct Translator {
             self.use(.property, "Notification.pnPayload")
             self.edit(
                 .notificationPayload,
-                "Notifications",
                 "the payload is `userInfo[kPNNotificationPayloadKey]`: read `pnPayload`"
             )
             return spelledBase + separator + "pnPayload"

@@ -85,7 +85,7 @@ for failure in report.failures {
     FileHandle.standardError.write(Data("pnport: \(failure.path): \(failure.reason)\n".utf8))
 }
 if let checkPath {
-    let (text, count) = CheckFile.render(report)
+    let (text, count) = CheckFile.render(report, table: assistant.table)
     do {
         try text.write(toFile: checkPath, atomically: true, encoding: .utf8)
         FileHandle.standardError.write(Data("pnport: wrote \(count) spellings to \(checkPath)\n".utf8))
