@@ -55,6 +55,13 @@ let package = Package(
         // The porting assistant: reads 3.x Objective-C and says how every PubNub line ports (MIGRATION.md §10). Foundation
         // only; its name table is generated from MIGRATION.md (Scripts/extract-names.py).
         .executableTarget(name: "PNPort"),
+        // The assistant's tests: its own 3.4-style Objective-C fixtures, every use listed, and every Swift spelling
+        // type-checked against the built PubNubLegacy and PNObservation modules (hence the dependencies).
+        .testTarget(
+            name: "PNPortTests",
+            dependencies: ["PNPort", "PubNubLegacy", "PNObservation"],
+            resources: [.copy("Fixtures")]
+        ),
         // Real 3.x programs ported by the mechanical rule, driven against LocalOrigin (MIGRATION.md "Porting a real
         // app").
         .testTarget(

@@ -51,6 +51,8 @@ struct CheckFile {
                     body.append("    _ = delegate.\(reference) as \(type)")
                     body.append("}")
                 }
+            case .property:
+                body.append("final class PNPortCheck\(number) { \(swift) }")
             case .typeDeclaration(let standIn):
                 if let standIn, let className = entry.className {
                     body.append("enum PNPortCheck\(number) { \(standIn) {} }")

@@ -79,7 +79,7 @@ enum Declarations {
         var returnType: ObjCType?
         if index < tokens.count, tokens[index].isPunctuation("(") {
             let close = Self.closingParenthesis(tokens, from: index)
-            returnType = ObjCTypeReader.read(Array(tokens[(index + 1)..<close]))
+            returnType = ObjCTypeReader.read(Self.tokens(tokens, from: index + 1, upTo: close))
             index = close + 1
         }
         var pieces: [MethodHeader.Piece] = []
@@ -91,7 +91,7 @@ enum Declarations {
                 var type: ObjCType?
                 if index < tokens.count, tokens[index].isPunctuation("(") {
                     let close = Self.closingParenthesis(tokens, from: index)
-                    type = ObjCTypeReader.read(Array(tokens[(index + 1)..<close]))
+                    type = ObjCTypeReader.read(Self.tokens(tokens, from: index + 1, upTo: close))
                     index = close + 1
                 }
                 var name: String?
@@ -143,6 +143,11 @@ enum Declarations {
         guard let name = withoutAttributes.last(where: { $0.kind == .identifier }) else { return nil }
         let typeTokens = Array(withoutAttributes.prefix(while: { $0.start < name.start }))
         return (name.text, ObjCTypeReader.read(typeTokens), index)
+    }
+
+    /// `tokens[from..<upTo]`, empty when the bounds cross (a parenthesis never closed at the end of a file).
+    static func tokens(_ tokens: [Token], from: Int, upTo: Int) -> [Token] {
+        from < upTo && from >= 0 && upTo <= tokens.count ? Array(tokens[from..<upTo]) : []
     }
 
     /// The index of the `)` closing the `(` at `open` (the last token if never closed).

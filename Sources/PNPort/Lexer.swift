@@ -59,11 +59,14 @@ enum Lexer {
 
         func text(_ from: Int, _ to: Int) -> String { String(decoding: bytes[from..<to], as: UTF8.self) }
 
+        // Anywhere, even in a comment or a string: source code has no NUL bytes, binary files do.
+        if let nul = bytes.firstIndex(of: 0) {
+            let line = bytes[..<nul].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+            throw LexError(line: line, reason: "a NUL byte: this is a binary file, not source code")
+        }
+
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == 0 {
-                throw LexError(line: line, reason: "a NUL byte: this is a binary file, not source code")
-            }
             if byte == UInt8(ascii: "\n") {
                 line += 1
                 index += 1

@@ -166,7 +166,12 @@ struct NameTable {
                 self.enumCaseTypes[declaration.name] = container
                 continue
             }
-            let names = objcNames.isEmpty ? [(name: Self.ruleName(declaration), sign: nil)] : objcNames
+            // A method's 3.4 names are selectors; other words in the column ("returning `NSNumber`") are prose.
+            let named = objcNames.filter {
+                declaration.kind != .function || container == "-" || $0.name.contains(":")
+                    || $0.name == declaration.name
+            }
+            let names = named.isEmpty ? [(name: Self.ruleName(declaration), sign: nil)] : named
             for name in names {
                 let classSide = name.sign.map { $0 == "+" } ?? declaration.isStatic
                 let entry = APIName(
@@ -175,7 +180,7 @@ struct NameTable {
                     objcName: name.name,
                     isClassSide: classSide && declaration.kind != .initializer,
                     declaration: declaration,
-                    isAddition: objcNames.isEmpty,
+                    isAddition: named.isEmpty,
                     section: section
                 )
                 self.names.append(entry)

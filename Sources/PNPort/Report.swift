@@ -83,6 +83,8 @@ enum CheckForm: Equatable {
     case importLine
     /// A type name used in a declaration.
     case typeName
+    /// A stored property declaration, checked in a class of its own.
+    case property
 }
 
 /// One place in the input that uses the 3.4 API: where, the 3.4 text, its Swift spelling, the names it uses, the

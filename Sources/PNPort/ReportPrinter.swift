@@ -28,7 +28,7 @@ struct ReportPrinter {
         var out = "Summary\n"
         let lines = report.files.reduce(0) { $0 + $1.lineCount }
         let byExtension = Dictionary(grouping: report.files) { ($0.path as NSString).pathExtension }
-            .map { "\($0.value.count) .\($0.key)" }.sorted()
+            .sorted { $0.key < $1.key }.map { "\($0.value.count) .\($0.key)" }
         out += "  files: \(report.files.count)"
         if !byExtension.isEmpty { out += " (\(byExtension.joined(separator: ", ")))" }
         out += ", \(lines) lines"

@@ -137,7 +137,7 @@ struct Scanner {
             open -= 1
         }
         var current: [Token] = []
-        for token in tokens[(open + 1)..<(brace - 1)] {
+        for token in Declarations.tokens(tokens, from: open + 1, upTo: brace - 1) {
             if token.isPunctuation(",") {
                 if let parameter = ExpressionParser.parameter(current) { scope.declare(parameter.name, parameter.type) }
                 current = []
@@ -171,6 +171,8 @@ struct Scanner {
         case "@end":
             container = nil
             return index + 1
+        case "@property":
+            return self.weakProperty(at: index, container: container)
         default:
             return index + 1
         }
@@ -209,6 +211,34 @@ struct Scanner {
             translator: translator,
             form: .typeDeclaration(standIn: standIn)
         )
+    }
+
+    /// `@property (nonatomic, pn_desired_weak) id<PNDelegate> delegate;` → `weak var delegate: (any PNDelegate)?`
+    /// (MIGRATION.md §9, `PNMacro.h`). Other properties are the app's own; their 3.4 types are found as names.
+    private mutating func weakProperty(at index: Int, container: InterfaceHeader?) -> Int {
+        let tokens = self.file.tokens
+        guard index + 1 < tokens.count, tokens[index + 1].isPunctuation("(") else { return index + 1 }
+        let close = Declarations.closingParenthesis(tokens, from: index + 1)
+        guard
+            let macro = tokens[(index + 1)...close].first(where: {
+                $0.text == "pn_desired_weak" || $0.text == "__pn_desired_weak"
+            }),
+            let property = Declarations.property(tokens, at: index), let type = property.type?.swiftType
+        else { return close + 1 }
+        var translator = self.translator(Scope(), CodeContext(className: container?.name))
+        translator.use(.weakMacro, macro.text)
+        translator.edit(.weakReference, "`pn_desired_weak` is Swift's `weak`: the property is optional")
+        let optional = type.hasSuffix("?") ? type : type + "?"
+        let swift = "weak var \(property.name): \(optional)"
+        self.record(
+            .weakMacro,
+            first: index,
+            last: property.end - 1,
+            swift: swift,
+            translator: translator,
+            form: .property
+        )
+        return close + 1
     }
 
     // MARK: - Directives

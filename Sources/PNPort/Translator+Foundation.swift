@@ -17,6 +17,7 @@ extension Translator {
             case ("NSArray", "arrayWithObject:"), ("NSMutableArray", "arrayWithObject:"):
                 return "[\(self.swift(arguments[0]))]"
             case ("NSDate", "date"): return "Date()"
+            case ("NSNull", "null"): return "NSNull()"
             case ("NSNumber", _) where selector.hasPrefix("numberWith") && arguments.count == 1:
                 return "NSNumber(value: \(self.swift(arguments[0])))"
             default: break
