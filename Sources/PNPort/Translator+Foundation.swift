@@ -40,14 +40,16 @@ extension Translator {
         case "class" where arguments.isEmpty:
             return "type(of: \(self.swift(send.receiver)))"
         case "valueForKey:":
-            guard case .string(let parts) = arguments[0], let type = self.type(of: send.receiver),
-                type.hasPrefix("["),
-                self.vocabulary.isAPIClass(Self.unwrapped(type).trimmingCharacters(in: ["[", "]"]))
+            guard let type = self.type(of: send.receiver).map(Self.unwrapped), type.hasPrefix("[") else { return nil }
+            if type.contains(":") {  // a dictionary: KVC's valueForKey: is its subscript
+                self.edit(.linuxFoundation, "Swift on Linux has no key-value coding: subscript the dictionary")
+                let receiver = self.swift(send.receiver)
+                return "\(receiver)[\(self.swift(arguments[0]))]"
+            }
+            guard case .string(let parts) = arguments[0],
+                self.vocabulary.isAPIClass(type.trimmingCharacters(in: ["[", "]"]))
             else { return nil }
-            self.edit(
-                .linuxFoundation,
-                "Swift on Linux has no key-value coding: map the property"
-            )
+            self.edit(.linuxFoundation, "Swift on Linux has no key-value coding: map the property")
             return "\(self.swift(send.receiver)).map(\\.\(parts.map(\.text).joined()))"
         default:
             return nil
