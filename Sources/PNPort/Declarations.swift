@@ -141,7 +141,10 @@ enum Declarations {
             !$0.text.hasPrefix("__attribute") && !$0.text.hasPrefix("NS_")
         })
         guard let name = withoutAttributes.last(where: { $0.kind == .identifier }) else { return nil }
-        let typeTokens = Array(withoutAttributes.prefix(while: { $0.start < name.start }))
+        // Interface Builder's markers are not part of the type.
+        let typeTokens = Array(withoutAttributes.prefix(while: { $0.start < name.start })).filter {
+            $0.text != "IBOutlet"
+        }
         return (name.text, ObjCTypeReader.read(typeTokens), index)
     }
 

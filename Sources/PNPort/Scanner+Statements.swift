@@ -163,6 +163,19 @@ extension Scanner {
                     }
                     let first = variable.names[0]
                     if first.index + 1 < tokens.count, tokens[first.index + 1].isPunctuation("=") {
+                        // `PNChannel *channel = message.channel;` is `let channel = message.channel` in Swift, so the
+                        // variable has the initializer's Swift type (`PNChannel?`) when the table says it.
+                        var parser = ExpressionParser(
+                            tokens: tokens,
+                            position: first.index + 2,
+                            isTypeName: self.vocabulary.isTypeName
+                        )
+                        let initializer = parser.parseAssignment()
+                        if let inferred = self.translator(scope, context).type(of: initializer) {
+                            var type = variable.type
+                            type.knownSwiftType = inferred
+                            scope.declare(first.name, type)
+                        }
                         pending = PendingInitializer(
                             name: first.name,
                             typeName: variable.type.name,

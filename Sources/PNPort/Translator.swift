@@ -310,6 +310,14 @@ struct Translator {
         }
         if name.text == "PNLog" {
             self.use(.pnLog, "PNLog")
+            // PNLog(level, sender, [NSString stringWithFormat:format, arguments…]): PNLog takes the format and its
+            // arguments itself and prints `%@` of any value, which `String(format:)` on Linux cannot (MIGRATION.md §10).
+            if arguments.count == 3, case .send(let format) = arguments[2], format.selector == "stringWithFormat:",
+                case .identifier(let receiver) = format.receiver, receiver.text == "NSString"
+            {
+                let flattened = [arguments[0], arguments[1]] + format.arguments + format.variadic
+                return "PNLog(\(flattened.map { self.swift($0) }.joined(separator: ", ")))"
+            }
         } else if let function = self.table.global(name.text), function.kind == .function {
             self.use(.function, name.text)
             let types = function.declaration.parameters.map(\.type)

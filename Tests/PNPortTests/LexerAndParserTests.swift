@@ -101,6 +101,7 @@ import Testing
                     [PubNub requestHistoryForChannel:channel from:nil to:nil limit:10u reverseHistory:NO];
                     PNLog(PNLogGeneralLevel, self, @"tab\\t\\u00e9 %@" @" and more", NULL);
                     [PubNub setClientIdentifier:[[UIDevice currentDevice] name]];
+                    PNLog(PNLogGeneralLevel, self, [NSString stringWithFormat:@"%@ as %@", channel, [PubNub clientIdentifier]]);
                 }
                 @end
                 """
@@ -112,6 +113,7 @@ import Testing
                 "PubNub.requestHistoryForChannel(channel, from: nil, to: nil, limit: 10, reverseHistory: false)",
                 "PNLog(PNLogGeneralLevel, self, \"tab\\t\\u{00e9} %@ and more\", nil)",
                 "PubNub.setClientIdentifier(UIDevice.currentDevice().name)",
+                "PNLog(PNLogGeneralLevel, self, \"%@ as %@\", channel, PubNub.clientIdentifier())",
             ]
         )
         #expect(report.entries[0].checks.isEmpty)
