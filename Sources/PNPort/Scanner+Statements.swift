@@ -61,19 +61,12 @@ extension Scanner {
         let adopts = context.className.map { self.model.adopts($0, "PNDelegate") } ?? false
         guard !candidates.isEmpty else {
             guard adopts, selector.hasPrefix("pubnubClient") || selector.hasPrefix("shouldRe") else { return nil }
-            translator.notRecognised(
-                selector,
-                "PNDelegate has no such method: 3.4 never calls it (a misspelling, or a later version's callback?)"
+            return self.unspelledDelegateMethod(
+                header,
+                translator,
+                "PNDelegate has no such method: 3.4 never calls it (a misspelling, or a later version's callback?)",
+                "not a 3.4 delegate method"
             )
-            translator.cannotSpell("not a 3.4 delegate method")
-            self.record(
-                .delegateMethod,
-                first: header.first,
-                last: header.terminator - 1,
-                swift: nil,
-                translator: translator
-            )
-            return header.parameters.map { _ in "" }
         }
         let returned = header.returnType.flatMap { $0.name == "void" ? nil : $0.swiftType }
         let chosen = candidates.first { candidate in
@@ -84,16 +77,12 @@ extension Scanner {
             return zip(declaration.parameters, header.parameters).allSatisfy { Self.matches($0.type, $1.type) }
         }
         guard let chosen else {
-            translator.notRecognised(selector, "its parameter types match no shape of the PNDelegate method")
-            translator.cannotSpell("no PNDelegate shape takes these types")
-            self.record(
-                .delegateMethod,
-                first: header.first,
-                last: header.terminator - 1,
-                swift: nil,
-                translator: translator
+            return self.unspelledDelegateMethod(
+                header,
+                translator,
+                "its parameter types match no shape of the PNDelegate method",
+                "no PNDelegate shape takes these types"
             )
-            return header.parameters.map { _ in "" }
         }
         let declaration = chosen.declaration
         let parameters = zip(declaration.parameters, header.parameters).map { parameter, piece in
@@ -118,6 +107,27 @@ extension Scanner {
             form: .delegateMethod(parameterTypes: declaration.parameters.map(\.type), returnType: declaration.type)
         )
         return declaration.parameters.map(\.type)
+    }
+
+    /// Records a delegate method the assistant cannot spell, and its selector as not recognised; its parameters'
+    /// Swift types are unknown.
+    private mutating func unspelledDelegateMethod(
+        _ header: MethodHeader,
+        _ translator: Translator,
+        _ reason: String,
+        _ summary: String
+    ) -> [String] {
+        var translator = translator
+        translator.notRecognised(header.selector, reason)
+        translator.cannotSpell(summary)
+        self.record(
+            .delegateMethod,
+            first: header.first,
+            last: header.terminator - 1,
+            swift: nil,
+            translator: translator
+        )
+        return header.parameters.map { _ in "" }
     }
 
     /// Whether an Objective-C parameter type fits a Swift one: `NSArray *` any array, `id` anything.

@@ -15,7 +15,8 @@ let usage = """
       --summary             print only the summary
       --emit-check FILE     also write every Swift spelling into FILE, wrapped so that `swiftc -typecheck`
                             checks it against the layer (with stubs of the app's own names)
-      --progress            report progress on standard error for every file (default: once a second)
+      --progress            report progress on standard error for every file (default: once a second, after
+                            the first second)
       --no-progress         never report progress
       -h, --help            this text
 
@@ -69,10 +70,10 @@ nonisolated(unsafe) var lastProgress = Date.distantPast
 assistant.progress = { step, done, total in
     guard progressMode != .off, total > 0 else { return }
     let now = Date()
-    guard
-        progressMode == .everyFile || now.timeIntervalSince(lastProgress) >= 1
-            || (done == total && lastProgress != .distantPast)
-    else { return }
+    // By default a run is quiet until it has taken a second, then says where it is once a second, and its end.
+    let due = now.timeIntervalSince(started) >= 1 && now.timeIntervalSince(lastProgress) >= 1
+    let finished = done == total && step == "scanning" && lastProgress != .distantPast
+    guard progressMode == .everyFile || due || finished else { return }
     lastProgress = now
     let seconds = String(format: "%.1f", now.timeIntervalSince(started))
     FileHandle.standardError.write(Data("pnport: \(step) \(done)/\(total) files (\(seconds) s)\n".utf8))
