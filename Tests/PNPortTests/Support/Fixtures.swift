@@ -35,20 +35,30 @@ enum ChatAppFixture {
     }
 }
 
-/// Where `swift build` put the products this test binary was built with: the `pnport` executable and the
-/// `Modules` folder with `PubNubLegacy.swiftmodule` (the test bundle sits in the same folder, in every scratch path).
+/// Where `swift build` put the products the tests use: the `pnport` executable and the `Modules` folder with
+/// `PubNubLegacy.swiftmodule`. First beside this test bundle (any scratch path), else in the package's `.build/debug`,
+/// which `Scripts/test.sh` builds first (as `LegacyDemoTests` find `LegacyDemo`).
 enum BuildProducts {
-    static var folder: URL {
-        let candidates = [
+    private static var folders: [URL] {
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()  // Support
+            .deletingLastPathComponent()  // PNPortTests
+            .deletingLastPathComponent()  // Tests
+            .deletingLastPathComponent()
+        return [
             Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            packageRoot.appendingPathComponent(".build/debug"),
         ]
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("pnport").path) }
-            ?? candidates[1]
     }
 
-    static var pnport: URL { folder.appendingPathComponent("pnport") }
-    static var modules: URL { folder.appendingPathComponent("Modules") }
+    private static func first(_ relative: String) -> URL {
+        let candidates = folders.map { $0.appendingPathComponent(relative) }
+        return candidates.first { FileManager.default.fileExists(atPath: $0.path) } ?? candidates[candidates.count - 1]
+    }
+
+    static var pnport: URL { first("pnport") }
+    static var modules: URL { first("Modules/PubNubLegacy.swiftmodule").deletingLastPathComponent() }
 }
 
 /// One run of a command with its output, stopped at a deadline (killed if it runs past it), never left behind.
