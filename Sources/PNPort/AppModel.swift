@@ -18,8 +18,6 @@ struct AppModel {
     private(set) var declaredNames: Set<String> = []
     /// The base names of the input's header files (`PNAppDelegate.h`).
     private(set) var headers: Set<String> = []
-    /// Selectors of the methods the app declares or defines.
-    private(set) var selectors: Set<String> = []
     /// The declared result type of each app method: class name → selector (`+` or `-` first) → type.
     private(set) var results: [String: [String: ObjCType]] = [:]
 
@@ -92,7 +90,6 @@ struct AppModel {
                     index += 1
                     continue
                 }
-                self.selectors.insert(header.selector)
                 if let owner = container?.name, let type = header.returnType {
                     self.results[owner, default: [:]][(header.isClassMethod ? "+" : "-") + header.selector] = type
                 }

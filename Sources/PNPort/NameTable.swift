@@ -71,14 +71,6 @@ struct NameTable {
 
     // MARK: - Lookups
 
-    /// The PubNub classes and protocols that have 3.4 members (`PubNub`, `PNChannel`, `PNDelegate`, …).
-    var apiTypes: Set<String> {
-        Set(self.names.filter { !$0.isAddition && $0.container != "-" }.map(\.container))
-            .subtracting(["Notification", "Notification.Name"]).union(
-                self.names.filter { $0.kind == .enumType }.map(\.objcName)
-            )
-    }
-
     /// The members of `container` (and of its 3.4 superclass) whose 3.4 name, or, for additions, whose selector by
     /// the rule, is `objcName`.
     func members(of container: String, named objcName: String) -> [APIName] {
