@@ -115,7 +115,7 @@ import Testing
             completion: DeliveryBlock { log.withLock { $0.append("block:2") } }
         )
         queue.resume()
-        try await eventually("the nested wait ended") { nestedDone.current }
+        try await eventually("the nested wait ended", within: 30) { nestedDone.current }
         #expect(
             log.current == [
                 "delegate:1", "observer:1", "notification:1", "block:1",
@@ -148,7 +148,7 @@ import Testing
             log.withLock { $0.append("delivered") }
         }
         queue.resume()
-        try await eventually("the batch was delivered") { delivered.current == 1 }
+        try await eventually("the batch was delivered", within: 30) { delivered.current == 1 }
         #expect(
             log.current == [
                 "delegate:m1", "observer:m1", "notification:m1",
@@ -173,12 +173,12 @@ import Testing
                 DeliveryBlock {
                     log.withLock { $0.append("job 1 starts") }
                     firstRunning.set(true)
-                    _ = release.wait(timeout: .now() + 20)
+                    _ = release.wait(timeout: .now() + 300)  // the test signals it; the deadline only ends a broken run
                     log.withLock { $0.append("job 1 ends") }
                 }
             )
         )
-        try await eventually("job 1 runs") { firstRunning.current }
+        try await eventually("job 1 runs", within: 30) { firstRunning.current }
         lane.enqueue(
             BlockJob(
                 DeliveryBlock {
@@ -190,7 +190,7 @@ import Testing
         lane.drainFromRunLoop()  // on this thread, while the queue's thread drains
         log.withLock { $0.append("other drain returned") }
         release.signal()
-        try await eventually("job 2 ran") { log.current.contains("job 2") }
+        try await eventually("job 2 ran", within: 30) { log.current.contains("job 2") }
         queue.sync {}
         #expect(log.current == ["job 1 starts", "other drain returned", "job 1 ends", "job 2"])
     }
