@@ -28,6 +28,30 @@ extension ClientEngine {
         return names
     }
 
+    // MARK: - Channel objects
+
+    /// The regular (non-`-pnpres`) channels among `names`, as channel objects.
+    static func regularChannels(_ names: [String]) -> [PNChannel] {
+        PNChannel.channelsWithNames(Self.regularNames(names))
+    }
+
+    /// The object for channel `name`: the one the app subscribed with, else the cached one.
+    func channelObject(named name: String) -> PNChannel {
+        self.channelObjects[name] ?? PNChannel.channelWithName(name)
+    }
+
+    /// Remembers the objects the app passed for later events.
+    func remember(_ channels: [PNChannel]) {
+        for channel in channels {
+            self.channelObjects[channel.name] = channel
+        }
+    }
+
+    /// The regular (non-`-pnpres`) names among `names`.
+    static func regularNames(_ names: [String]) -> [String] {
+        names.filter { !PNChannelPresence.isPresenceObservingChannelName($0) }
+    }
+
     // MARK: - Subscribe
 
     /// `subscribeOnChannels:withPresenceEvent:andCompletionHandlingBlock:`.
@@ -36,7 +60,10 @@ extension ClientEngine {
         withPresenceEvent: Bool,
         block: UserBlock<PNClientChannelSubscriptionHandlerBlock>?
     ) {
-        self.submit("subscribe") { operation in
+        let refusal = { (error: PNError) in
+            block.map { box in DeliveryBlock { box.block(.PNSubscriptionProcessNotSubscribedState, channels, error) } }
+        }
+        self.submit("subscribe", refusal: refusal) { operation in
             let fail: (PNError) -> Void = { [unowned self] error in
                 error.setAssociatedObject(channels)
                 let reported = (error.associatedObject as? [PNChannel]) ?? channels
@@ -97,7 +124,8 @@ extension ClientEngine {
         withPresenceEvent: Bool,
         block: UserBlock<PNClientChannelUnsubscriptionHandlerBlock>?
     ) {
-        self.submit("unsubscribe") { operation in
+        let refusal = { (error: PNError) in block.map { box in DeliveryBlock { box.block(channels, error) } } }
+        self.submit("unsubscribe", refusal: refusal) { operation in
             let complete: (PNError?) -> Void = { [unowned self] error in
                 guard !operation.finished else { return }
                 if let error {
@@ -194,7 +222,8 @@ extension ClientEngine {
 
     /// `enablePresenceObservationForChannels:withCompletionHandlingBlock:`.
     func enablePresenceObservation(_ channels: [PNChannel], block: UserBlock<PNClientPresenceEnableHandlingBlock>?) {
-        self.submit("enable presence observation") { operation in
+        let refusal = { (error: PNError) in block.map { box in DeliveryBlock { box.block(channels, error) } } }
+        self.submit("enable presence observation", refusal: refusal) { operation in
             let fail: (PNError) -> Void = { [unowned self] error in
                 error.setAssociatedObject(channels)
                 self.emit(
@@ -239,7 +268,8 @@ extension ClientEngine {
         _ channels: [PNChannel],
         block: UserBlock<PNClientPresenceDisableHandlingBlock>?
     ) {
-        self.submit("disable presence observation") { operation in
+        let refusal = { (error: PNError) in block.map { box in DeliveryBlock { box.block(channels, error) } } }
+        self.submit("disable presence observation", refusal: refusal) { operation in
             if let error = Self.invalidChannelError(channels) ?? self.preflightError(associatedObject: channels) {
                 error.setAssociatedObject(channels)
                 self.emit(
