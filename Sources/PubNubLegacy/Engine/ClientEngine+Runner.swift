@@ -13,10 +13,12 @@ private final class RequestTurn {
 
 extension ClientEngine {
     /// Queues `request` behind the operations called before it and executes it when its turn comes; its timeout
-    /// (`nonSubscriptionRequestTimeout`) starts now. Call on `queue`.
+    /// (`nonSubscriptionRequestTimeout`) counts from the facade call that made it (`callTime`), or from now. Call on
+    /// `queue`.
     func run<Value>(_ request: RequestOperation<Value>) {
         let turn = RequestTurn()
-        let deadline = self.schedule(after: self.settings?.nonSubscriptionRequestTimeout ?? 10) {
+        let waited = self.callTime.map { max(0, self.clock.now - $0) } ?? 0
+        let deadline = self.schedule(after: (self.settings?.nonSubscriptionRequestTimeout ?? 10) - waited) {
             self.deadlinePassed(request, turn)
         }
         turn.id = self.submit(

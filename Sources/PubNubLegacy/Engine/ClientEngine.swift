@@ -70,6 +70,9 @@ final class ClientEngine: @unchecked Sendable {
     private var pumping = false
     /// The overlay's ticket of the facade call running on the queue now (`enqueue`): what it submits belongs to it.
     private var callTicket: CallTicket?
+    /// When the facade call running on the queue now was made (`clock.now` on the caller's thread), nil outside
+    /// one: a request's timeout counts from it, however long the call waited to reach the queue.
+    private(set) var callTime: TimeInterval?
 
     /// Subscription changes waiting for the loop, by operation id.
     var subscriptionChanges: [Int: SubscriptionChange] = [:]
@@ -155,10 +158,11 @@ final class ClientEngine: @unchecked Sendable {
     /// `CallTicket`, if the async overlay made the call inside one (`CallTicket.scope`).
     func enqueue(_ body: @escaping @Sendable () -> Void) {
         let ticket = CallTicket.current.value
+        let time = self.clock.now
         self.queue.async {
-            self.callTicket = ticket
+            (self.callTicket, self.callTime) = (ticket, time)
             body()
-            self.callTicket = nil
+            (self.callTicket, self.callTime) = (nil, nil)
         }
     }
 
@@ -303,10 +307,10 @@ final class ClientEngine: @unchecked Sendable {
             operation.timers = next.timers
             self.current = operation
             // What the operation submits as it starts is its own doing, not the call being made now.
-            let ticket = self.callTicket
-            self.callTicket = nil
+            let call = (self.callTicket, self.callTime)
+            (self.callTicket, self.callTime) = (nil, nil)
             next.start(operation)
-            self.callTicket = ticket
+            (self.callTicket, self.callTime) = call
         }
     }
 

@@ -45,6 +45,26 @@ extension RequestRunnerTests {
         #expect(clock.pendingDelays.isEmpty, "the deadline went with the request")
     }
 
+    @Test func theTimeoutCountsFromTheCallEvenWhenTheClientQueueIsBusy() async throws {
+        let clock = ManualClock()
+        let harness = RunnerHarness(timeout: 10, clock: clock)
+        defer { harness.engine.shutdown() }
+        harness.drainClientQueue()
+        // The client's queue is busy when the call is made, and for 8 s of the clock after it.
+        let busy = DispatchSemaphore(value: 0)
+        harness.engine.queue.async { busy.wait() }
+        harness.holdTheQueue()
+        harness.runTime(idempotent: true, label: "late")
+        clock.advance(by: 8)
+        busy.signal()
+        harness.drainClientQueue()
+        clock.advance(by: 1.5)
+        #expect(harness.outcomes.entries.isEmpty)
+        clock.advance(by: 0.5)  // 10 s since the call
+        try await harness.outcomes.wait(for: "late \(Self.timedOut)")
+        #expect(harness.lane.sent.isEmpty)
+    }
+
     @Test func aWithdrawnCallNeverRunsAndItsBlockRunsOnceAlone() async throws {
         // The kept call must not time out while a loaded machine runs the test.
         let harness = RunnerHarness(timeout: 600)
