@@ -27,7 +27,8 @@ extension PubNub {
         let engine = self.engine
         engine.enqueue {
             engine.requestDisconnect()
-            engine.submit("disconnect completion", refusal: { _ in DeliveryBlock(completion) }) { operation in
+            engine.submit("disconnect completion", refusal: { _ in Refusal(block: DeliveryBlock(completion)) }) {
+                operation in
                 engine.dispatcher.deliverBlock(DeliveryBlock(completion))
                 engine.finish(operation)
             }
@@ -58,7 +59,7 @@ extension ClientEngine {
         if self.connection.waitsForNetwork {
             self.startProbe()
         }
-        let refusal = { (error: PNError) in DeliveryBlock { completion(error) } }
+        let refusal = { (error: PNError) in Refusal(block: DeliveryBlock { completion(error) }) }
         self.submit("reconnect", refusal: refusal) { operation in
             if let error = self.preflightError(associatedObject: nil) {
                 report(error)

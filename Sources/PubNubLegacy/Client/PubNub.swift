@@ -17,6 +17,12 @@ public final class PubNub: @unchecked Sendable {
     /// Derives the 4.x statuses; last in the notification slot.
     let statusAdapter = StatusAdapter()
 
+    /// The most calls one client holds waiting for their turn: a call made while this many wait fails at once with
+    /// `kPNRequestQueueFullError` (202) on every channel its failure has, instead of being queued (docs/BEHAVIOR.md
+    /// §1.2). Calls never wait longer than their timeouts anyway; this bounds the memory of calls made faster than
+    /// the origin answers (a storm of 16 unpaced threads queued millions).
+    public static let maximumWaitingCalls = 10_000
+
     /// The shared client and the sinks every shared client gets (`PNObservationCenter.defaultCenter()`'s adapter).
     private static let shared = Locked(SharedState())
 

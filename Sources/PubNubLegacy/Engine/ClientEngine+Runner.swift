@@ -25,7 +25,10 @@ extension ClientEngine {
             request.name,
             pipelinable: request.pipelinable,
             timers: [deadline],
-            refusal: { error in request.failed(error).completion }
+            refusal: { error in
+                let failure = request.failed(error)
+                return Refusal(event: failure.event, block: failure.completion)
+            }
         ) { [unowned self] operation in
             turn.operation = operation
             self.start(request, as: operation)

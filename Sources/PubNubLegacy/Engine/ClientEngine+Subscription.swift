@@ -60,8 +60,14 @@ extension ClientEngine {
         withPresenceEvent: Bool,
         block: UserBlock<PNClientChannelSubscriptionHandlerBlock>?
     ) {
-        let refusal = { (error: PNError) in
-            block.map { box in DeliveryBlock { box.block(.PNSubscriptionProcessNotSubscribedState, channels, error) } }
+        let refusal = { (error: PNError) -> Refusal in
+            error.setAssociatedObject(channels)
+            return Refusal(
+                event: .subscriptionDidFail(error),
+                block: block.map { box in
+                    DeliveryBlock { box.block(.PNSubscriptionProcessNotSubscribedState, channels, error) }
+                }
+            )
         }
         self.submit("subscribe", refusal: refusal) { operation in
             let fail: (PNError) -> Void = { [unowned self] error in
@@ -124,7 +130,13 @@ extension ClientEngine {
         withPresenceEvent: Bool,
         block: UserBlock<PNClientChannelUnsubscriptionHandlerBlock>?
     ) {
-        let refusal = { (error: PNError) in block.map { box in DeliveryBlock { box.block(channels, error) } } }
+        let refusal = { (error: PNError) -> Refusal in
+            error.setAssociatedObject(channels)
+            return Refusal(
+                event: .unsubscriptionDidFail(error),
+                block: block.map { box in DeliveryBlock { box.block(channels, error) } }
+            )
+        }
         self.submit("unsubscribe", refusal: refusal) { operation in
             let complete: (PNError?) -> Void = { [unowned self] error in
                 guard !operation.finished else { return }
@@ -222,7 +234,13 @@ extension ClientEngine {
 
     /// `enablePresenceObservationForChannels:withCompletionHandlingBlock:`.
     func enablePresenceObservation(_ channels: [PNChannel], block: UserBlock<PNClientPresenceEnableHandlingBlock>?) {
-        let refusal = { (error: PNError) in block.map { box in DeliveryBlock { box.block(channels, error) } } }
+        let refusal = { (error: PNError) -> Refusal in
+            error.setAssociatedObject(channels)
+            return Refusal(
+                event: .presenceObservationEnablingDidFail(error),
+                block: block.map { box in DeliveryBlock { box.block(channels, error) } }
+            )
+        }
         self.submit("enable presence observation", refusal: refusal) { operation in
             let fail: (PNError) -> Void = { [unowned self] error in
                 error.setAssociatedObject(channels)
@@ -268,7 +286,13 @@ extension ClientEngine {
         _ channels: [PNChannel],
         block: UserBlock<PNClientPresenceDisableHandlingBlock>?
     ) {
-        let refusal = { (error: PNError) in block.map { box in DeliveryBlock { box.block(channels, error) } } }
+        let refusal = { (error: PNError) -> Refusal in
+            error.setAssociatedObject(channels)
+            return Refusal(
+                event: .presenceObservationDisablingDidFail(error),
+                block: block.map { box in DeliveryBlock { box.block(channels, error) } }
+            )
+        }
         self.submit("disable presence observation", refusal: refusal) { operation in
             if let error = Self.invalidChannelError(channels) ?? self.preflightError(associatedObject: channels) {
                 error.setAssociatedObject(channels)

@@ -172,17 +172,19 @@ final class ClientEngine: @unchecked Sendable {
     /// - Parameters:
     ///   - timers: timers that run from the call (a request's deadline); cancelled if the operation leaves the queue
     ///     without starting, the operation's own once it starts (`finish` cancels them).
-    ///   - refusal: the call's completion block completed with an error, for when the operation leaves the queue
-    ///     without starting (`PendingOperation.refusal`).
+    ///   - refusal: the call's failure, for when the operation leaves the queue without starting
+    ///     (`PendingOperation.refusal`).
     /// - Returns: the operation's id (for `withdraw`), nil when it was refused at once: the client is shut down
-    ///   (105), or the overlay's caller withdrew the call before it reached the queue.
+    ///   (105, block alone), the overlay's caller withdrew the call before it reached the queue (105, block alone),
+    ///   or `maximumWaitingCalls` calls already wait (`kPNRequestQueueFullError`, on every channel of the call's
+    ///   failure; operations the engine puts at the head are never refused).
     @discardableResult
     func submit(
         _ name: String,
         atHead: Bool = false,
         pipelinable: Bool = false,
         timers: [any EngineTimer] = [],
-        refusal: ((PNError) -> DeliveryBlock?)? = nil,
+        refusal: ((PNError) -> Refusal)? = nil,
         _ start: @escaping (EngineOperation) -> Void
     ) -> Int? {
         dispatchPrecondition(condition: .onQueue(self.queue))
@@ -197,6 +199,10 @@ final class ClientEngine: @unchecked Sendable {
         )
         if self.shutDown || self.callTicket?.admit(operation.id, on: self) == false {
             self.refuse(operation, PNError(code: kPNRequestExecutionFailedClientNotReadyError))
+            return nil
+        }
+        if !atHead && self.waiting.count >= PubNub.maximumWaitingCalls {
+            self.refuse(operation, PNError(code: kPNRequestQueueFullError), announced: true)
             return nil
         }
         if atHead {
@@ -221,10 +227,14 @@ final class ClientEngine: @unchecked Sendable {
         return operation
     }
 
-    /// Completes `operation`, which will never start, through its block alone.
-    private func refuse(_ operation: PendingOperation, _ error: PNError) {
+    /// Completes `operation`, which will never start: through its block alone, or `announced` through its failure
+    /// event and then its block.
+    private func refuse(_ operation: PendingOperation, _ error: PNError, announced: Bool = false) {
         operation.timers.forEach { $0.cancel() }
-        if let block = operation.refusal?(error) {
+        guard let refusal = operation.refusal?(error) else { return }
+        if announced, let event = refusal.event {
+            self.emit(event, completion: refusal.block)
+        } else if let block = refusal.block {
             self.dispatcher.deliverBlock(block)
         }
     }

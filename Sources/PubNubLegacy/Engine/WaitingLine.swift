@@ -1,6 +1,12 @@
 // The operations waiting for their turn (docs/BEHAVIOR.md §1.2): what `ClientEngine.submit` queues, what `pump`
 // starts, and what leaves the queue without starting — a request whose timeout passed while it waited, a call the
-// async overlay's caller cancelled, and everything when the client is shut down.
+// async overlay's caller cancelled, a call that found the queue full, and everything when the client is shut down.
+
+/// What a call that never starts reports: its failure event (nil for calls without one) and its completion block.
+struct Refusal {
+    var event: ClientEvent?
+    var block: DeliveryBlock?
+}
 
 /// An operation that was called and has not started. Queue-confined.
 struct PendingOperation {
@@ -8,10 +14,10 @@ struct PendingOperation {
     let name: String
     let pipelinable: Bool
     let start: (EngineOperation) -> Void
-    /// The call's completion block, completed with `error` without the operation starting, or nil when the
-    /// operation has no block (an internal one, or a call made without a block). Delivered alone — no delegate,
-    /// observer or notification — when the client is shut down or the caller withdrew the call.
-    let refusal: ((PNError) -> DeliveryBlock?)?
+    /// The call's failure with `error`, without the operation starting; nil for internal operations. Its event goes
+    /// to the listeners only when a live client refuses the call (the queue is full); when the client is shut down
+    /// or the caller withdrew the call, the block runs alone.
+    let refusal: ((PNError) -> Refusal)?
     /// Timers that run from the call (a request's deadline): cancelled when the call leaves the line without
     /// starting, handed to the operation when it starts.
     var timers: [any EngineTimer]

@@ -57,7 +57,10 @@ import Testing
     /// A connected client whose history requests the origin never answers: one history call holds the queue.
     static func clientHoldingTheQueue(_ recorder: EventRecorder) async throws -> (PubNub, FakeTransport) {
         let transport = FakeTransport.origin { $0.url.path.hasPrefix("/v2/history/") ? .hold : nil }
-        let client = try await PubNubTests.connected(recorder, transport: transport, timings: .quietProbe)
+        // Calls wait here until the test ends them: their timeouts (from the call) must not, on a loaded machine.
+        let client = try await PubNubTests.connected(recorder, transport: transport, timings: .quietProbe) {
+            $0.nonSubscriptionRequestTimeout = 600
+        }
         client.requestFullHistoryForChannel(PNChannel.channelWithName("held")) { _, _, _, _, error in
             recorder.block("held", error)
         }
@@ -94,6 +97,29 @@ import Testing
         #expect(recorder.entries.filter { $0.source != .block }.count == listenersBefore)
         #expect(transport.targets.filter { $0.hasPrefix("/v2/history/") }.count == 1)
         #expect(!client.isConnected())
+    }
+
+    @Test func aCallFindingTheQueueFullFailsAtOnceWith202OnEveryChannel() async throws {
+        let recorder = EventRecorder()
+        let (client, transport) = try await Self.clientHoldingTheQueue(recorder)
+        // Every waiting call has a block: none may be dropped or refused but the one past the bound.
+        let waiting = PubNub.maximumWaitingCalls
+        for number in 0..<waiting {
+            client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("waiting \(number)", error) }
+        }
+        let delegateBefore = recorder.all(.delegate, "timeTokenReceiveDidFail").count
+        client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("one too many", error) }
+        let refused = try await recorder.next(.block, "one too many", within: 20)
+        #expect(refused.error?.code == kPNRequestQueueFullError)
+        #expect(refused.error?.localizedDescription == "PubNub client has too many requests waiting")
+        // Announced like any failure of the call: the delegate and the sink heard it before the block.
+        let failures = recorder.all(.delegate, "timeTokenReceiveDidFail").dropFirst(delegateBefore)
+        #expect(failures.map { $0.error?.code } == [kPNRequestQueueFullError])
+        #expect(recorder.entries.filter { $0.source == .block && $0.name.hasPrefix("waiting ") }.isEmpty)
+        #expect(transport.targets.filter { $0.hasPrefix("/time/") }.count == 1, "only the connect's")
+        // The waiting calls are still there: stopping the client completes each once.
+        client.engine.shutdown()
+        try await Self.expectEachBlockOnceWith105((0..<waiting).map { "waiting \($0)" }, in: recorder)
     }
 
     @Test func aConnectInProgressWhenTheClientStopsGets105() async throws {
