@@ -28,28 +28,20 @@ extension ClientEngine {
         return names
     }
 
-    // MARK: - Channel objects
-
-    /// The regular (non-`-pnpres`) channels among `names`, as channel objects.
-    static func regularChannels(_ names: [String]) -> [PNChannel] {
-        PNChannel.channelsWithNames(Self.regularNames(names))
-    }
-
-    /// The object for channel `name`: the one the app subscribed with, else the cached one.
-    func channelObject(named name: String) -> PNChannel {
-        self.channelObjects[name] ?? PNChannel.channelWithName(name)
-    }
-
-    /// Remembers the objects the app passed for later events.
-    func remember(_ channels: [PNChannel]) {
-        for channel in channels {
-            self.channelObjects[channel.name] = channel
+    /// The failure of a call whose block takes `(channels, error)` and that never started (`ClientEngine.submit`):
+    /// `event` with the error, which names the channels.
+    static func channelsRefusal(
+        _ channels: [PNChannel],
+        _ block: UserBlock<([PNChannel], PNError?) -> Void>?,
+        _ event: @escaping (PNError) -> ClientEvent
+    ) -> (PNError) -> Refusal {
+        { error in
+            error.setAssociatedObject(channels)
+            return Refusal(
+                event: event(error),
+                block: block.map { box in DeliveryBlock { box.block(channels, error) } }
+            )
         }
-    }
-
-    /// The regular (non-`-pnpres`) names among `names`.
-    static func regularNames(_ names: [String]) -> [String] {
-        names.filter { !PNChannelPresence.isPresenceObservingChannelName($0) }
     }
 
     // MARK: - Subscribe
@@ -130,13 +122,7 @@ extension ClientEngine {
         withPresenceEvent: Bool,
         block: UserBlock<PNClientChannelUnsubscriptionHandlerBlock>?
     ) {
-        let refusal = { (error: PNError) -> Refusal in
-            error.setAssociatedObject(channels)
-            return Refusal(
-                event: .unsubscriptionDidFail(error),
-                block: block.map { box in DeliveryBlock { box.block(channels, error) } }
-            )
-        }
+        let refusal = Self.channelsRefusal(channels, block, ClientEvent.unsubscriptionDidFail)
         self.submit("unsubscribe", refusal: refusal) { operation in
             let complete: (PNError?) -> Void = { [unowned self] error in
                 guard !operation.finished else { return }
@@ -234,13 +220,7 @@ extension ClientEngine {
 
     /// `enablePresenceObservationForChannels:withCompletionHandlingBlock:`.
     func enablePresenceObservation(_ channels: [PNChannel], block: UserBlock<PNClientPresenceEnableHandlingBlock>?) {
-        let refusal = { (error: PNError) -> Refusal in
-            error.setAssociatedObject(channels)
-            return Refusal(
-                event: .presenceObservationEnablingDidFail(error),
-                block: block.map { box in DeliveryBlock { box.block(channels, error) } }
-            )
-        }
+        let refusal = Self.channelsRefusal(channels, block, ClientEvent.presenceObservationEnablingDidFail)
         self.submit("enable presence observation", refusal: refusal) { operation in
             let fail: (PNError) -> Void = { [unowned self] error in
                 error.setAssociatedObject(channels)
@@ -286,13 +266,7 @@ extension ClientEngine {
         _ channels: [PNChannel],
         block: UserBlock<PNClientPresenceDisableHandlingBlock>?
     ) {
-        let refusal = { (error: PNError) -> Refusal in
-            error.setAssociatedObject(channels)
-            return Refusal(
-                event: .presenceObservationDisablingDidFail(error),
-                block: block.map { box in DeliveryBlock { box.block(channels, error) } }
-            )
-        }
+        let refusal = Self.channelsRefusal(channels, block, ClientEvent.presenceObservationDisablingDidFail)
         self.submit("disable presence observation", refusal: refusal) { operation in
             if let error = Self.invalidChannelError(channels) ?? self.preflightError(associatedObject: channels) {
                 error.setAssociatedObject(channels)

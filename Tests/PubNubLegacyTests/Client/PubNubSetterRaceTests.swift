@@ -17,17 +17,35 @@ import Testing
     static let budget: TimeInterval = 60
     static let minimumTrials = 200
 
-    /// Runs `trial` until `trials` ran or `budget` passed; returns the trials run and the descriptions of those
-    /// whose getter and engine disagreed.
-    static func stress(_ trial: (Int) -> String?) -> (trials: Int, mismatches: [String]) {
+    /// Runs `trial` until `trials` ran or `budget` passed, then checks that no trial ended with the getter (what
+    /// `reported` reads) naming another value than the client (what `applied` reads, on its queue), and prints the
+    /// count. `change` is the setter call of one thread in one trial.
+    static func stress(
+        _ what: String,
+        change: @escaping @Sendable (_ thread: Int, _ trial: Int) -> Void,
+        applied: () -> String?,
+        reported: () -> String?,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let started = Date()
         var mismatches: [String] = []
-        var run = 0
-        while run < Self.trials && Date().timeIntervalSince(started) < Self.budget {
-            if let mismatch = trial(run) { mismatches.append(mismatch) }
-            run += 1
+        var trials = 0
+        while trials < Self.trials && Date().timeIntervalSince(started) < Self.budget {
+            let trial = trials
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { change($0, trial) }
+            let (client, getter) = (applied(), reported())
+            if client != getter {
+                mismatches.append("trial \(trial): getter \(getter ?? "nil"), client \(client ?? "nil")")
+            }
+            trials += 1
         }
-        return (run, mismatches)
+        #expect(trials >= Self.minimumTrials, sourceLocation: sourceLocation)
+        #expect(
+            mismatches.isEmpty,
+            "\(mismatches.count) of \(trials): \(mismatches.prefix(5))",
+            sourceLocation: sourceLocation
+        )
+        print("\(what) race: \(mismatches.count) mismatches in \(trials) trials of \(Self.threads) threads")
     }
 
     @Test func theConfigurationGetterNamesTheOriginTheClientUses() {
@@ -35,45 +53,23 @@ import Testing
         let configurations = (0..<Self.threads).map { index -> PNConfiguration in
             PNConfiguration.testing(origin: "origin-\(index).test:\(8_000 + index)")
         }
-        let result = Self.stress { trial in
-            DispatchQueue.concurrentPerform(iterations: Self.threads) { index in
-                // Each trial starts from another thread's value, so every trial has a change to race.
-                client.setConfiguration(configurations[(index + trial) % Self.threads])
-            }
-            let applied = client.engine.queue.sync { client.engine.settings?.origin }
-            let reported = client.configuration?.origin
-            return applied == reported
-                ? nil : "trial \(trial): configuration \(reported ?? "nil"), client \(applied ?? "nil")"
-        }
-        #expect(result.trials >= Self.minimumTrials)
-        #expect(
-            result.mismatches.isEmpty,
-            "\(result.mismatches.count) of \(result.trials): \(result.mismatches.prefix(5))"
-        )
-        print(
-            "configuration race: \(result.mismatches.count) mismatches in \(result.trials) trials of \(Self.threads) threads"
+        // Each trial starts from another thread's value, so every trial has a change to race.
+        Self.stress(
+            "configuration",
+            change: { thread, trial in client.setConfiguration(configurations[(thread + trial) % Self.threads]) },
+            applied: { client.engine.queue.sync { client.engine.settings?.origin } },
+            reported: { client.configuration?.origin }
         )
     }
 
     @Test func theIdentifierGetterNamesTheIdentifierTheClientUses() {
         let client = PubNub(configuration: nil, delegate: nil, eventSinks: [], serviceLane: FakeTransport.origin())
         client.setConfiguration(.testing(origin: "race.test:1"))
-        let result = Self.stress { trial in
-            DispatchQueue.concurrentPerform(iterations: Self.threads) { index in
-                client.setClientIdentifier("uuid-\((index + trial) % Self.threads)")
-            }
-            let applied = client.engine.queue.sync { client.engine.uuid }
-            let reported = client.clientIdentifier()
-            return applied == reported
-                ? nil : "trial \(trial): clientIdentifier \(reported ?? "nil"), client \(applied ?? "nil")"
-        }
-        #expect(result.trials >= Self.minimumTrials)
-        #expect(
-            result.mismatches.isEmpty,
-            "\(result.mismatches.count) of \(result.trials): \(result.mismatches.prefix(5))"
-        )
-        print(
-            "identifier race: \(result.mismatches.count) mismatches in \(result.trials) trials of \(Self.threads) threads"
+        Self.stress(
+            "identifier",
+            change: { thread, trial in client.setClientIdentifier("uuid-\((thread + trial) % Self.threads)") },
+            applied: { client.engine.queue.sync { client.engine.uuid } },
+            reported: { client.clientIdentifier() }
         )
     }
 }

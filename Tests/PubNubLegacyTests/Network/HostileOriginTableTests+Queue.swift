@@ -30,12 +30,15 @@ extension HostileOriginTableTests {
 
         try origin.inject(.neverAnswer, on: .operation(.subscribe))
         let channel = PNChannel.channelWithName(LocalOriginClientTests.unique("stalled"))
-        client.subscribeOnChannels([channel], withCompletionHandlingBlock: four.subscribeBlock)
-        try await eventually("the origin to hold the handshake") { origin.faultCounters.unanswered >= 1 }
         let start = four.entries.count
         let sentBefore = origin.requestLog.count
+        // Called together: the call's 3 s and the handshake's 8 s run on the client's one timer queue, so the call's
+        // deadline comes first however loaded the machine is.
+        client.subscribeOnChannels([channel], withCompletionHandlingBlock: four.subscribeBlock)
         Self.make(call, on: channel, client: client, four: four)
+        try await eventually("the origin to hold the handshake") { origin.faultCounters.unanswered >= 1 }
         let block = try await Self.waitForBlock(call.blockLabel, in: four, from: start, within: 25)
+        let sent = origin.requestLog.dropFirst(sentBefore).map(\.target)
         #expect(block.key.hasPrefix("error(\(kPNRequestExecutionFailedByTimeoutError))#"), "\(block.key)")
         // Before the handshake failed: the call's block comes before the subscribe's.
         let notSubscribed = PNSubscriptionProcessState.PNSubscriptionProcessNotSubscribedState.rawValue
@@ -50,7 +53,10 @@ extension HostileOriginTableTests {
         _ = try await four.waitForEntries(4, from: start, within: 5)
         let sameKey = four.entries.dropFirst(start).filter { $0.key == block.key }
         #expect(sameKey.map(\.channel).sorted() == [.delegate, .observer, .notification, .block], "\(sameKey)")
-        #expect(!origin.requestLog.dropFirst(sentBefore).contains { call.matches($0.target) })
+        // Never sent. (A time request cannot be told from the reachability probe a failed handshake may start.)
+        if call != .time {
+            #expect(!sent.contains { call.matches($0) }, "\(sent)")
+        }
 
         // With the stalled call over, the same call works.
         try origin.clearFaults()
