@@ -98,6 +98,39 @@ final class RunLoopDeliveryTests: XCTestCase {
         XCTAssertEqual(outcome.current?.called, true, "the loop ended after \(outcome.current?.waited ?? 0) slices")
     }
 
+    /// 3.x's HowToTests idiom for connecting: the connect is made in a `dispatch_after` block on the main queue, and
+    /// the test method polls a semaphore with `DISPATCH_TIME_NOW`, running `-runMode:beforeDate:` a second at a time
+    /// in between.
+    func testADelayedMainQueueConnectIsWaitedForWithASemaphoreAndRunMode() throws {
+        let harness = try MainQueueClient()
+        defer { harness.stop() }
+        let client = harness.client
+        let semaphore = DispatchSemaphore(value: 0)
+        let outcome = Locked<[String]>([])
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) {
+            client.connectWithSuccessBlock(
+                { _ in
+                    outcome.withLock { $0.append("connected") }
+                    semaphore.signal()
+                },
+                errorBlock: { error in
+                    outcome.withLock { $0.append("failed \(error?.code ?? 0)") }
+                    semaphore.signal()
+                }
+            )
+        }
+        let deadline = Date(timeIntervalSinceNow: 30)
+        var signalled = false
+        while !signalled && Date() < deadline {
+            signalled = semaphore.wait(timeout: .now()) == .success
+            if !signalled {
+                _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 1))
+            }
+        }
+        XCTAssertTrue(signalled, "no connect outcome")
+        XCTAssertEqual(outcome.current, ["connected"])
+    }
+
     /// A delegate method that waits for a later call's block: the calls still start in the order they would
     /// without the wait — the rest of the first event (observers, notification, block), then the second event's
     /// delegate, observers, notification and block — and each runs once.
