@@ -32,7 +32,12 @@ import Testing
             PNHereNow(participants: ["u"], participantsCount: 1, channel: PNChannel.channelWithName(channelName))
         },
         Twins(name: "PNMessagesHistory") {
-            PNMessagesHistory(startDate: nil, endDate: nil, channel: PNChannel.channelWithName(channelName), messages: [])
+            PNMessagesHistory(
+                startDate: nil,
+                endDate: nil,
+                channel: PNChannel.channelWithName(channelName),
+                messages: []
+            )
         },
     ]
 
