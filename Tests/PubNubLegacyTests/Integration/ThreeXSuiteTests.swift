@@ -1,5 +1,7 @@
 import Foundation
 import LocalOrigin
+import PlatformSupport
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -149,5 +151,104 @@ import Testing
         #expect(published.value as? PNMessageState == .PNMessageSent)
         #expect(PNChannel.channelWithName(name).shouldObservePresence)
         client.disconnect()
+    }
+
+    /// v3.6.4 `SubscribeLeaveTest`: a client that subscribes channel by channel with presence observed, publishing to
+    /// each, receives every message and its own join on every channel, through the delegate and the notification
+    /// alike, and no leave or timeout; when it then unsubscribes channel by channel, a second client subscribed to the
+    /// same channels receives its leave on every channel, through both as well.
+    @Test func channelByChannelJoinsAndLeavesReachTheDelegateAndTheNotificationOncePerChannel() async throws {
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let recorder = EventRecorder()
+        let client = try await LocalOriginClientTests.connected(to: origin, recorder: recorder)
+        let owner = Self.unique("owner")
+        client.setClientIdentifier(owner)
+        let notified = PresenceNotifications(client)
+        defer { notified.stop() }
+        let channels = (0..<4).map { PNChannel.channelWithName(Self.unique("leave\($0)"), shouldObservePresence: true) }
+        for (index, channel) in channels.enumerated() {
+            client.subscribeOnChannels([channel])
+            client.sendMessage("text-\(index)", toChannel: channel)
+        }
+        try await recorder.waitForCount(channels.count, .delegate, "didReceiveMessage", within: 20)
+        try await eventually("a join of \(owner) on every channel", within: 20) {
+            Self.presence(recorder, .PNPresenceEventJoin, of: owner).count == channels.count
+                && notified.events(.PNPresenceEventJoin, of: owner).count == channels.count
+        }
+        #expect(Set(Self.presence(recorder, .PNPresenceEventJoin, of: owner)) == Set(channels.map(\.name)))
+        #expect(Set(notified.events(.PNPresenceEventJoin, of: owner)) == Set(channels.map(\.name)))
+        let received = recorder.all(.delegate, "didReceiveMessage").compactMap { $0.message?.message as? String }
+        #expect(received.sorted() == channels.indices.map { "text-\($0)" })
+
+        let peerLog = EventRecorder()
+        let peer = try await LocalOriginClientTests.connected(to: origin, recorder: peerLog)
+        peer.setClientIdentifier(Self.unique("peer"))
+        let peerNotified = PresenceNotifications(peer)
+        defer { peerNotified.stop() }
+        peer.subscribeOnChannels(channels) { state, _, error in recorder.block("peer subscribed", (state, error)) }
+        let subscribed = try await recorder.next(.block, "peer subscribed", within: 15)
+        #expect((subscribed.value as? (PNSubscriptionProcessState, PNError?))?.1 == nil)
+        for channel in channels {
+            client.unsubscribeFromChannels([channel])
+        }
+        try await eventually("a leave of \(owner) on every channel, seen by the peer", within: 20) {
+            Self.presence(peerLog, .PNPresenceEventLeave, of: owner).count == channels.count
+                && peerNotified.events(.PNPresenceEventLeave, of: owner).count == channels.count
+        }
+        #expect(Set(Self.presence(peerLog, .PNPresenceEventLeave, of: owner)) == Set(channels.map(\.name)))
+        #expect(Self.presence(recorder, .PNPresenceEventLeave, of: owner).isEmpty)
+        for log in [recorder, peerLog] {
+            let timeouts = log.all(.delegate, "didReceivePresenceEvent").filter {
+                ($0.value as? PNPresenceEvent)?.type == .PNPresenceEventTimeout
+            }
+            #expect(timeouts.isEmpty)
+        }
+        client.disconnect()
+        peer.disconnect()
+    }
+
+    /// The channel names of the presence events of `type` for `uuid` that reached `log`'s delegate.
+    static func presence(_ log: EventRecorder, _ type: PNPresenceEventType, of uuid: String) -> [String] {
+        log.all(.delegate, "didReceivePresenceEvent").compactMap { entry in
+            guard let event = entry.value as? PNPresenceEvent, event.type == type, event.uuid == uuid else {
+                return nil
+            }
+            return event.channel?.name
+        }
+    }
+}
+
+/// The presence events one client posts as `kPNClientDidReceivePresenceEventNotification`.
+final class PresenceNotifications: Sendable {
+    private let received = Locked<[PNPresenceEvent]>([])
+    private let token: Locked<(any NSObjectProtocol)?>
+
+    init(_ client: PubNub) {
+        let received = self.received
+        self.token = Locked(
+            NotificationCenter.default.addObserver(
+                forName: kPNClientDidReceivePresenceEventNotification,
+                object: client,
+                queue: nil
+            ) { note in
+                if let event = note.pnPayload as? PNPresenceEvent {
+                    received.withLock { $0.append(event) }
+                }
+            }
+        )
+    }
+
+    /// The channel names of the events of `type` for `uuid`.
+    func events(_ type: PNPresenceEventType, of uuid: String) -> [String] {
+        self.received.current.compactMap { event in
+            event.type == type && event.uuid == uuid ? event.channel?.name : nil
+        }
+    }
+
+    func stop() {
+        if let token = self.token.current {
+            NotificationCenter.default.removeObserver(token)
+        }
     }
 }
