@@ -133,8 +133,11 @@ import Testing
     }
 
     /// 3.5's `PNChannelConstructor`: inside the subscribe block, subscribing again to the same channel (now observing
-    /// presence, through the flag variant of `channelWithName`) and publishing to it works.
-    @Test func resubscribingWithPresenceAndPublishingFromTheSubscribeBlockWorks() async throws {
+    /// presence, through the flag variant of `channelWithName`) and publishing to it works. Holds the lock of the
+    /// process-wide state: the channel cache is process-wide, and the shared client's disconnect in a test beside
+    /// this one purges it, after which `channelWithName` gives a new instance without the flag (a loaded whole run
+    /// saw that).
+    @Test(.sharedProcessState) func resubscribingWithPresenceAndPublishingFromTheSubscribeBlockWorks() async throws {
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
         let recorder = EventRecorder()
