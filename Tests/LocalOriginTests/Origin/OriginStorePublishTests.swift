@@ -57,7 +57,7 @@ import Testing
         let history = origin.get("/v2/history/sub-key/sub/channel/c")
         #expect(history.text.hasPrefix("[[\(json)],"))
         let poll = origin.get("/v2/subscribe/sub/c/0?tt=1&tr=1")
-        #expect(poll.text.contains(#""d":\#(json),"#))
+        #expect(poll.text.contains(#""d":\#(json)}"#))
     }
 
     @Test(arguments: ["Infinity", "-Infinity", "NaN", "%5BInfinity%5D"])
