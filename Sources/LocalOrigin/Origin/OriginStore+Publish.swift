@@ -14,9 +14,11 @@ extension OriginStore {
         let fail = { (text: String) in
             self.answer(exchange, .publishStatus(400, text, self.nextTimetoken()))
         }
-        guard self.acceptsPublishKey(target.segment(1) ?? "") else { return fail("Invalid Key") }
+        // The subscribe key is checked first: the service answers `Invalid Subscribe Key` when both are wrong
+        // (pubnub/python `tests/integrational/fixtures/asyncio/invocations/envelope_raises.yaml`).
         let subscribeKey = target.segment(2) ?? ""
         guard self.acceptsSubscribeKey(subscribeKey) else { return self.answer(exchange, .invalidSubscribeKey) }
+        guard self.acceptsPublishKey(target.segment(1) ?? "") else { return fail("Invalid Key") }
         let rawChannel = segments[4]
         let channel = RequestTarget.decode(rawChannel)
         guard !channel.isEmpty else { return fail("Invalid Channel") }

@@ -1,5 +1,14 @@
 // Building subscribe answers and waking parked polls (docs/PROTOCOL.md §2.3).
 
+/// A message to deliver and the subscription it is delivered through.
+struct Delivery {
+    var message: StoredMessage
+    /// The subscription that matched: the channel itself, a group or a wildcard.
+    var match: String
+    /// True when the request named the channel itself (and no wildcard matched it).
+    var direct: Bool
+}
+
 extension OriginStore {
     /// The most messages one subscribe answer carries.
     static let subscribeBatchLimit = 100
@@ -15,14 +24,17 @@ extension OriginStore {
         var subscription = Subscription()
         for channel in channels {
             subscription.exact[channel] = channel
+            subscription.direct.insert(channel)
             if Subscription.isWildcard(channel), !subscription.wildcards.contains(channel) {
                 subscription.wildcards.append(channel)
             }
         }
-        for group in groups {
+        var named: Set<String> = []
+        for group in groups where named.insert(group).inserted {
             if let members = self.groups[group] {
-                for channel in members.names where subscription.exact[channel] == nil {
-                    subscription.exact[channel] = group
+                for channel in members.names {
+                    if subscription.exact[channel] == nil { subscription.exact[channel] = group }
+                    subscription.groupCounts[channel, default: 0] += 1
                 }
             } else if group.hasSuffix(OriginStore.presenceSuffix),
                 let members = self.groups[String(group.dropLast(OriginStore.presenceSuffix.count))]
@@ -30,6 +42,7 @@ extension OriginStore {
                 for channel in members.names {
                     let presence = channel + OriginStore.presenceSuffix
                     if subscription.exact[presence] == nil { subscription.exact[presence] = group }
+                    subscription.groupCounts[presence, default: 0] += 1
                 }
             }
         }
@@ -38,21 +51,25 @@ extension OriginStore {
     }
 
     /// Up to `subscribeBatchLimit` messages the subscription listens to with timetokens above `cursor`, oldest first,
-    /// each with the subscription that matched it. Wildcards look at every channel the origin keeps.
-    func collect(_ subscription: Subscription, after cursor: UInt64) -> [(message: StoredMessage, match: String)] {
-        var found: [(message: StoredMessage, match: String)] = []
-        func gather(_ record: ChannelRecord, _ match: String) {
+    /// each with the subscription that matched it, and once per subscription that matches it (as the service
+    /// delivers them). Wildcards look at every channel the origin keeps.
+    func collect(_ subscription: Subscription, after cursor: UInt64) -> [Delivery] {
+        var found: [Delivery] = []
+        func gather(_ record: ChannelRecord) {
+            guard let match = subscription.match(for: record.name) else { return }
+            let copies = max(1, subscription.matchCount(for: record.name))
             let start = record.feed.firstIndex(after: cursor)
             let end = min(record.feed.count, start + OriginStore.subscribeBatchLimit)
-            for index in start..<end { found.append((record.feed[index], match)) }
+            for index in start..<end {
+                let delivery = Delivery(message: record.feed[index], match: match.name, direct: match.direct)
+                found += repeatElement(delivery, count: copies)
+            }
         }
-        for (channel, match) in subscription.exact {
-            if let record = self.channels[channel] { gather(record, match) }
+        for channel in subscription.exact.keys {
+            if let record = self.channels[channel] { gather(record) }
         }
         if !subscription.wildcards.isEmpty {
-            for (channel, record) in self.channels where subscription.exact[channel] == nil {
-                if let match = subscription.match(for: channel) { gather(record, match) }
-            }
+            for (channel, record) in self.channels where subscription.exact[channel] == nil { gather(record) }
         }
         found.sort { $0.message.timetoken < $1.message.timetoken }
         return Array(found.prefix(OriginStore.subscribeBatchLimit))
@@ -63,7 +80,7 @@ extension OriginStore {
     func subscribeReply(
         _ format: SubscribeFormat,
         subscribeKey: String,
-        items: [(message: StoredMessage, match: String)],
+        items: [Delivery],
         namesSeveral: Bool = false,
         cursor: UInt64? = nil
     ) -> OriginReply {
@@ -80,7 +97,7 @@ extension OriginStore {
 
     /// `[[payloads],"tt"]`, plus the per-message channel list when there are messages (3-element form), plus the
     /// per-message actual channels when any came through a group (4-element form, element 2 then lists matches).
-    private static func v1Body(_ items: [(message: StoredMessage, match: String)], cursor: UInt64) -> JSONValue {
+    private static func v1Body(_ items: [Delivery], cursor: UInt64) -> JSONValue {
         var elements: [JSONValue] = [.array(items.map { .raw($0.message.payload) }), .string(String(cursor))]
         guard !items.isEmpty else { return .array(elements) }
         let channels = items.map(\.message.channel).joined(separator: ",")
@@ -94,9 +111,9 @@ extension OriginStore {
     /// `{"t":{"t":"tt","r":R},"m":[envelopes]}` with every key Python requires (docs/PROTOCOL.md §2.3.2), and as
     /// the service sends them: `i` the publisher, `s` / `o` / `cmt` what the publish asked to be echoed, `u` its
     /// `meta`, and `b` the matching subscription — only when the request named several subscriptions or the
-    /// message came through a group or a wildcard.
+    /// message came through a group or a wildcard (even one named like the channel).
     private static func v2Body(
-        _ items: [(message: StoredMessage, match: String)],
+        _ items: [Delivery],
         cursor: UInt64,
         subscribeKey: String,
         namesSeveral: Bool
@@ -120,7 +137,7 @@ extension OriginStore {
                 JSONMember(key: "c", value: .string(message.channel)),
                 JSONMember(key: "d", value: .raw(message.payload)),
             ]
-            if namesSeveral || item.match != message.channel {
+            if namesSeveral || !item.direct {
                 members.append(JSONMember(key: "b", value: .string(item.match)))
             }
             if let meta = message.meta { members.append(JSONMember(key: "u", value: .raw(meta))) }

@@ -2,7 +2,7 @@
 // channel names and messages may contain `%2F` and `%2C`; in the query `+` is a space, as in an HTML form and as the
 // service reads it (the requests-based Python SDKs sent JSON `state=`/`meta=` values with `+` for spaces and the
 // service answered with the JSON they meant), while in the path it stays a plus; a second `?` separates parameters
-// too (3.4.2's push requests append `?auth=` after `&uuid=`).
+// too when a `name=` follows it (3.4.2's push requests append `?auth=` after `&uuid=`).
 // Text must be UTF-8 once decoded: `isValidUTF8` says whether every element is, so the origin refuses the request
 // before any element is read lossily (two different invalid byte sequences would otherwise both become U+FFFD and
 // name the same channel).
@@ -44,14 +44,36 @@ struct RequestTarget: Sendable {
         self.isValidUTF8 = valid && segments.allSatisfy(RequestTarget.decodesToUTF8)
     }
 
-    /// The pairs of `query` (split at `&` and `?`, then at the first `=`), decoded; and whether every name and value
+    /// `query` split at `&`, and at a `?` followed by `name=` (3.4.2's push requests append `?auth=K`); any other `?`
+    /// is part of a value, as the service reads it (pubnub/ruby `fixtures/vcr_cassettes/lib/signatures/state.yml`
+    /// sends `??` inside a JSON `state=`).
+    static func pairs(of query: Substring) -> [Substring] {
+        var pairs: [Substring] = []
+        for piece in query.split(separator: "&") {
+            var start = piece.startIndex
+            var index = piece.startIndex
+            while let mark = piece[index...].firstIndex(of: "?") {
+                let rest = piece[piece.index(after: mark)...]
+                let next = rest.firstIndex(of: "?") ?? rest.endIndex
+                if let equals = rest[..<next].firstIndex(of: "="), equals != rest.startIndex {
+                    if mark > start { pairs.append(piece[start..<mark]) }
+                    start = rest.startIndex
+                }
+                index = rest.startIndex
+            }
+            if start < piece.endIndex { pairs.append(piece[start...]) }
+        }
+        return pairs
+    }
+
+    /// The pairs of `query` (`pairs(of:)`, then split at the first `=`), decoded; and whether every name and value
     /// decoded to UTF-8.
     static func parameters(
         of query: Substring,
         plusIsSpace: Bool
     ) -> (pairs: [(name: String, value: String)], isValidUTF8: Bool) {
         var valid = true
-        let pairs = query.split(whereSeparator: { $0 == "&" || $0 == "?" }).map { pair in
+        let pairs = RequestTarget.pairs(of: query).map { pair in
             let name = pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair
             let value = pair.firstIndex(of: "=").map { pair[pair.index(after: $0)...] } ?? ""
             let decodedName = RequestTarget.strictlyDecoded(name, plusIsSpace: plusIsSpace)

@@ -14,17 +14,34 @@ enum SubscribeFormat: Sendable {
 struct Subscription: Sendable, Equatable {
     /// Channels to deliver from → the subscription that matched them (the channel itself, or a group).
     var exact: [String: String] = [:]
+    /// The channels the request names itself.
+    var direct: Set<String> = []
+    /// How many of the named groups hold each channel (directly, or as `g-pnpres` for its presence channel).
+    var groupCounts: [String: Int] = [:]
     /// Wildcard subscriptions as named (`a.*`, `a.b.*`).
     var wildcards: [String] = []
     /// True when the request names more than one subscription (channels and groups, each counted once): the service
     /// then names each message's match (`b`) even when it is the channel itself.
     var namesSeveral = false
 
-    /// The subscription `channel`'s messages are delivered through, or nil when the request does not listen to it.
-    /// A channel named directly or through a group wins over a wildcard.
-    func match(for channel: String) -> String? {
-        if let match = self.exact[channel] { return match }
-        return self.wildcards.first { Subscription.wildcard($0, matches: channel) }
+    /// The subscription `channel`'s messages are delivered through, and whether the request named the channel
+    /// itself; nil when the request does not listen to it. A wildcard wins: the service names `a.*` as the match of
+    /// `a.*-pnpres` even when the request names that channel too (pubnub/ruby
+    /// `fixtures/vcr_cassettes/examples/subscribe/*.yml`); then a channel named directly, then a group.
+    func match(for channel: String) -> (name: String, direct: Bool)? {
+        if let pattern = self.wildcards.first(where: { Subscription.wildcard($0, matches: channel) }) {
+            return (pattern, false)
+        }
+        guard let match = self.exact[channel] else { return nil }
+        return (match, self.direct.contains(channel))
+    }
+
+    /// How many of the request's subscriptions match `channel`: the service delivers a message once per matching
+    /// subscription (pubnub/ruby `fixtures/vcr_cassettes/examples/subscribe/*.yml`: a channel named directly and
+    /// through a group of the same name, or through a wildcard too, came twice, each copy naming the same match).
+    func matchCount(for channel: String) -> Int {
+        let wildcards = self.wildcards.count { Subscription.wildcard($0, matches: channel) }
+        return (self.direct.contains(channel) ? 1 : 0) + (self.groupCounts[channel] ?? 0) + wildcards
     }
 
     /// True for names a wildcard subscription is spelled with: a prefix, then `.*`.

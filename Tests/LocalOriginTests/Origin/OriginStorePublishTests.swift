@@ -162,6 +162,8 @@ import Testing
         #expect(badSub.object["service"] as? String == "Access Manager")
         #expect(badSub.object["status"] as? Int == 400)
         #expect(origin.get("/publish/pub-ok/sub-ok/0/c/0/1").status == 200)
+        // Both wrong: the subscribe key is checked first, as the service does.
+        #expect(origin.get("/publish/pub-bad/sub-bad/0/c/0/1").object["message"] as? String == "Invalid Subscribe Key")
     }
 
     @Test func emptyKeysAreRefusedEvenWithoutKeySets() {

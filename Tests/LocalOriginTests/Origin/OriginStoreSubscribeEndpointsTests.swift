@@ -115,6 +115,46 @@ import Testing
         #expect(wildcard.map { $0["b"] as? String } == ["a.*"])
     }
 
+    /// A group named like its channel still names itself as the match, and a wildcard is named as the match of its
+    /// own presence channel even when the request names that channel too (pubnub/ruby
+    /// `fixtures/vcr_cassettes/lib/events/subscribe-channel-groups.yml`, `examples/subscribe/106.yml`).
+    @Test func groupsAndWildcardsAreNamedEvenWhenTheChannelIsToo() throws {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        origin.get("/v1/channel-registration/sub-key/sub/channel-group/demo?add=demo")
+        let start = (origin.get("/time/0").array.first as? NSNumber)?.stringValue ?? ""
+        origin.publish("1", on: "demo")
+        origin.publish("2", on: "demo.*-pnpres")
+        let group = try #require(
+            origin.get("/v2/subscribe/sub/,/0?tt=\(start)&channel-group=demo").object["m"] as? [[String: Any]]
+        )
+        #expect(group.map { $0["b"] as? String } == ["demo"])
+        let wildcard = try #require(
+            origin.get("/v2/subscribe/sub/demo.*/0?tt=\(start)").object["m"] as? [[String: Any]]
+        )
+        #expect(wildcard.map { $0["c"] as? String } == ["demo.*-pnpres"])
+        #expect(wildcard.map { $0["b"] as? String } == ["demo.*"])
+    }
+
+    /// A message reaches a request once per subscription that matches it, each copy naming the same match, as the
+    /// service delivered them (pubnub/ruby `fixtures/vcr_cassettes/examples/subscribe/180.yml`: `demo` named directly
+    /// and through the group `demo`; `examples/subscribe/0.yml`: `demo.*-pnpres` named and matched by `demo.*`).
+    @Test func aMessageComesOncePerMatchingSubscription() throws {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        origin.get("/v1/channel-registration/sub-key/sub/channel-group/demo?add=demo")
+        let start = (origin.get("/time/0").array.first as? NSNumber)?.stringValue ?? ""
+        origin.publish("1", on: "demo")
+        origin.publish("2", on: "demo.*-pnpres")
+        origin.publish("3", on: "other")
+        let reply = origin.get("/v2/subscribe/sub/demo,demo.*,demo.*-pnpres,other/0?tt=\(start)&channel-group=demo")
+        let envelopes = try #require(reply.object["m"] as? [[String: Any]])
+        #expect(envelopes.map { $0["c"] as? String } == ["demo", "demo", "demo.*-pnpres", "demo.*-pnpres", "other"])
+        #expect(envelopes.map { $0["b"] as? String } == ["demo", "demo", "demo.*", "demo.*", "other"])
+        let once = try #require(origin.get("/v2/subscribe/sub/demo/0?tt=\(start)").object["m"] as? [[String: Any]])
+        #expect(once.count == 1)
+    }
+
     /// The Ruby SDK's cursor, `t={"r":R,"t":T}` with `T` `0` or a string (pubnub/ruby
     /// `fixtures/vcr_cassettes/examples/subscribe/0.yml`): read as `tt`, so its second poll gets the messages.
     @Test func theJSONCursorOfTheRubySDKIsTheCursor() throws {

@@ -22,6 +22,12 @@ import Testing
             parameters: ["uuid": "py user 1", "auth": "a+b", "state": "{\"count\": 5}"]
         ),
         Case(target: "/p?a+b=c", segments: ["p"], parameters: ["a b": "c"]),
+        // A `?` inside a value stays (pubnub/ruby `lib/signatures/state.yml`); one followed by `name=` separates.
+        Case(
+            target: "/p?state=%7B%22s%22:%22%3C%3E??~%60Z%22%7D&uuid=U?auth=K",
+            segments: ["p"],
+            parameters: ["state": "{\"s\":\"<>??~`Z\"}", "uuid": "U", "auth": "K"]
+        ),
         Case(
             target: "/push?add=a&uuid=U?auth=K",
             segments: ["push"],
