@@ -120,8 +120,11 @@ public struct RecordedExchange: Decodable, Sendable, CustomTestStringConvertible
     public var provenance: String { "\(self.id) (\(self.source) \(self.file)#\(self.at), \(self.recorded))" }
 
     /// The target's decoded query parameters in order (`+` read as a space, as the service reads it).
-    public var parameters: [(name: String, value: String)] {
-        guard let query = self.target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
+    public var parameters: [(name: String, value: String)] { Self.queryParameters(of: self.target) }
+
+    /// The decoded query parameters of request target `target` in order (`+` read as a space).
+    public static func queryParameters(of target: String) -> [(name: String, value: String)] {
+        guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
         return query.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (text: Substring) in
