@@ -104,6 +104,11 @@ extension OriginStore {
             JSONMember(key: "occupancy", value: .int(record.members.count)),
         ]
         if let state = record.states[uuid] { members.append(JSONMember(key: "data", value: state)) }
+        self.publishPresence(on: record, members)
+    }
+
+    /// Publishes the presence event `members` on `record`'s presence channel (never stored in history).
+    func publishPresence(on record: ChannelRecord, _ members: [JSONMember]) {
         self.counters.presenceEvents += 1
         self.append(
             channel: record.name + OriginStore.presenceSuffix,

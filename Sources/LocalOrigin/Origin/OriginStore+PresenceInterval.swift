@@ -62,13 +62,6 @@ extension OriginStore {
         } else {
             members += lists
         }
-        self.counters.presenceEvents += 1
-        self.append(
-            channel: record.name + OriginStore.presenceSuffix,
-            payload: JSONValue.object(members).serialized,
-            publisher: nil,
-            meta: nil,
-            store: false
-        )
+        self.publishPresence(on: record, members)
     }
 }

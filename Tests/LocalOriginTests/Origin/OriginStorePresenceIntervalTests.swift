@@ -6,14 +6,8 @@ import Testing
 // Presence interval mode (docs/PROTOCOL.md §2.4) and the bound on `heartbeat=`, on the harness's manual clock.
 
 @Suite struct OriginStorePresenceIntervalTests {
-    /// Presence payloads on `channel-pnpres` after `cursor`; none when the poll would park.
     private func events(_ origin: OriginHarness, _ channel: String, after cursor: String) -> [[String: Any]] {
-        let poll = origin.send("/v2/subscribe/sub/\(channel)-pnpres/0?tt=\(cursor)")
-        guard let response = poll.response else {
-            poll.close()
-            return []
-        }
-        return (Reply(response).object["m"] as? [[String: Any]] ?? []).compactMap { $0["d"] as? [String: Any] }
+        origin.presenceEvents(on: channel, after: cursor)
     }
 
     private func cursor(_ origin: OriginHarness) -> String {
