@@ -33,7 +33,9 @@ import Testing
         #expect(join.type == .PNPresenceEventJoin)
         #expect(join.occupancy == 2)
         #expect(join.channel?.name == channel)
-        #expect(watcher.legacy.subscribedChannels().first { $0.name == channel }?.participantsCount == 2)
+        // The channel object the event names was updated before the event was delivered (the process-wide channel
+        // cache may be purged by a test running beside this one, so the subscribed list's object is not asked).
+        #expect(join.channel?.participantsCount == 2)
         // The interval event itself was no message.
         #expect(presenceMessages.items.current.isEmpty)
         try await joiner.disconnect()
