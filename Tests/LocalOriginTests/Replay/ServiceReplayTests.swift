@@ -92,10 +92,12 @@ extension ServiceReplayTests {
                     + "kept different \(kept.count), headers compared \(headers.count)"
             )
         }
-        let reasons = Dictionary(grouping: fixture.exchanges.compactMap { KeptDifferences.rule(for: $0)?.reason }) {
-            $0
+        let kept = fixture.exchanges.compactMap { exchange in
+            KeptDifferences.rule(for: exchange).map { (reason: $0.reason, id: exchange.id) }
         }
-        for (reason, list) in reasons.sorted(by: { $0.key < $1.key }) { lines.append("  \(list.count)× \(reason)") }
+        for (reason, list) in Dictionary(grouping: kept, by: \.reason).sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(list.count)× \(reason): \(list.map(\.id).joined(separator: ", "))")
+        }
         if ProcessInfo.processInfo.environment["REPLAY_SUMMARY"] != nil { print(lines.joined(separator: "\n")) }
     }
 }
