@@ -35,14 +35,14 @@ final class Collector<Element: Sendable>: Sendable {
 
     /// The elements so far once at least `count` arrived.
     @discardableResult
-    func wait(for count: Int, within seconds: Double = 10) async throws -> [Element] {
+    func wait(for count: Int, within seconds: Double = 30) async throws -> [Element] {
         try await eventually("\(count) element(s)", within: seconds) { self.items.current.count >= count }
         return self.items.current
     }
 
     /// The first element so far that satisfies `predicate`, once there is one.
     @discardableResult
-    func wait(within seconds: Double = 10, for what: String, _ predicate: (Element) -> Bool) async throws -> Element {
+    func wait(within seconds: Double = 30, for what: String, _ predicate: (Element) -> Bool) async throws -> Element {
         var found: Element?
         try await eventually(what, within: seconds) {
             found = self.items.current.first(where: predicate)
