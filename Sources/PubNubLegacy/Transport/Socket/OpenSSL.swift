@@ -55,6 +55,11 @@ final class OpenSSL: @unchecked Sendable {
     static let verifyHostnameMismatch = 62
     static let verifyIPAddressMismatch = 64
 
+    /// `X509_V_FLAG_PARTIAL_CHAIN`: a certificate of the store is a trust anchor even when it is not self-signed, so
+    /// an anchors file may list an intermediate CA or the server's own certificate, as the Security framework's
+    /// anchors may be (`x509_vfy.h`).
+    static let verifyFlagPartialChain: UInt = 0x80000
+
     // MARK: - Entry points
 
     typealias Pointer = OpaquePointer
@@ -66,7 +71,9 @@ final class OpenSSL: @unchecked Sendable {
     let contextSetOptions: @convention(c) (Pointer?, UInt64) -> UInt64
     let contextSetVerify: @convention(c) (Pointer?, Int32, UnsafeRawPointer?) -> Void
     let contextSetDefaultVerifyPaths: @convention(c) (Pointer?) -> Int32
-    let contextLoadVerifyLocations: @convention(c) (Pointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
+    let contextCertificateStore: @convention(c) (Pointer?) -> Pointer?
+    let storeAddCertificate: @convention(c) (Pointer?, Pointer?) -> Int32
+    let storeSetFlags: @convention(c) (Pointer?, UInt) -> Int32
     let new: @convention(c) (Pointer?) -> Pointer?
     let free: @convention(c) (Pointer?) -> Void
     let setDescriptor: @convention(c) (Pointer?, Int32) -> Int32
@@ -85,9 +92,9 @@ final class OpenSSL: @unchecked Sendable {
     let stackCount: @convention(c) (Pointer?) -> Int32
     let stackValue: @convention(c) (Pointer?, Int32) -> UnsafeMutableRawPointer?
     let certificateFree: @convention(c) (Pointer?) -> Void
-    let certificatePublicKey: @convention(c) (Pointer?) -> Pointer?
-    let encodePublicKey: @convention(c) (Pointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
-    let publicKeyFree: @convention(c) (Pointer?) -> Void
+    let decodeCertificate:
+        @convention(c) (UnsafeMutablePointer<Pointer?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, Int) -> Pointer?
+    let encodeCertificate: @convention(c) (Pointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
     let errorGet: @convention(c) () -> UInt
     let errorString: @convention(c) (UInt, UnsafeMutablePointer<CChar>?, Int) -> Void
     let errorClear: @convention(c) () -> Void
@@ -111,9 +118,9 @@ final class OpenSSL: @unchecked Sendable {
         self.contextSetDefaultVerifyPaths = try resolve(
             "SSL_CTX_set_default_verify_paths"
         )
-        self.contextLoadVerifyLocations = try resolve(
-            "SSL_CTX_load_verify_locations"
-        )
+        self.contextCertificateStore = try resolve("SSL_CTX_get_cert_store")
+        self.storeAddCertificate = try resolve("X509_STORE_add_cert")
+        self.storeSetFlags = try resolve("X509_STORE_set_flags")
         self.new = try resolve("SSL_new")
         self.free = try resolve("SSL_free")
         self.setDescriptor = try resolve("SSL_set_fd")
@@ -136,9 +143,8 @@ final class OpenSSL: @unchecked Sendable {
         self.stackCount = try resolve("OPENSSL_sk_num")
         self.stackValue = try resolve("OPENSSL_sk_value")
         self.certificateFree = try resolve("X509_free")
-        self.certificatePublicKey = try resolve("X509_get_pubkey")
-        self.encodePublicKey = try resolve("i2d_PUBKEY")
-        self.publicKeyFree = try resolve("EVP_PKEY_free")
+        self.decodeCertificate = try resolve("d2i_X509")
+        self.encodeCertificate = try resolve("i2d_X509")
         self.errorGet = try resolve("ERR_get_error")
         self.errorString = try resolve("ERR_error_string_n")
         self.errorClear = try resolve("ERR_clear_error")
@@ -240,5 +246,46 @@ final class OpenSSL: @unchecked Sendable {
     /// OpenSSL's text for a certificate verification result.
     func verifyText(_ result: Int) -> String {
         self.verifyErrorString(result).map { String(cString: $0) } ?? "verification error \(result)"
+    }
+}
+
+// MARK: - Certificates
+
+extension OpenSSL {
+    /// The DER encoding of `certificate` (an `X509 *`), the form `TrustEvaluation` reads; nil if OpenSSL cannot
+    /// encode it.
+    func derBytes(of certificate: Pointer) -> [UInt8]? {
+        let length = self.encodeCertificate(certificate, nil)
+        guard length > 0 else { return nil }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return self.encodeCertificate(certificate, &cursor)
+        }
+        return written == length ? der : nil
+    }
+
+    /// The `X509 *` of a DER certificate, which the caller frees (`certificateFree`); nil if OpenSSL refuses it.
+    func certificate(fromDER der: [UInt8]) -> Pointer? {
+        der.withUnsafeBufferPointer { buffer -> Pointer? in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return self.decodeCertificate(nil, &cursor, buffer.count)
+        }
+    }
+}
+
+extension TrustEvaluation.Refusal {
+    /// The refusal OpenSSL reports with the verification result `result` (`X509_V_ERR_…`).
+    init(openSSLResult result: Int) {
+        switch result {
+        case OpenSSL.verifyCertificateHasExpired: self = .expired
+        case OpenSSL.verifyCertificateNotYetValid: self = .notYetValid
+        case OpenSSL.verifyHostnameMismatch, OpenSSL.verifyIPAddressMismatch: self = .otherHost
+        case OpenSSL.verifyDepthZeroSelfSigned, OpenSSL.verifySelfSignedInChain,
+            OpenSSL.verifyUnableToGetIssuerLocally, OpenSSL.verifyUnableToGetIssuerCertificate,
+            OpenSSL.verifyUnableToVerifyLeafSignature:
+            self = .unknownAuthority
+        default: self = .untrusted
+        }
     }
 }
