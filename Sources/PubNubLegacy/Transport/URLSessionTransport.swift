@@ -8,20 +8,15 @@ import FoundationNetworking
 /// `HTTPTransport` over one `URLSession`. The engine makes one per lane (long-poll, service) so a parked
 /// long-poll never holds a connection that other requests wait for (docs/BEHAVIOR.md §1.1).
 final class URLSessionTransport: HTTPTransport {
-    #if canImport(Security)
-    /// Apple platforms: a server-trust challenge lets a request marked `relaxedCertificateValidation` accept the
-    /// certificate its server presents.
-    static let canRelaxCertificateValidation = true
-    #else
-    /// FoundationNetworking (libcurl) never delivers server-trust challenges to the delegate and has no
-    /// configuration that skips certificate validation on Linux, so a request here is always fully validated.
-    static let canRelaxCertificateValidation = false
-    #endif
+    /// Whether a request marked `relaxedCertificateValidation` accepts the certificate its server presents, and
+    /// whether anchors and pins can be enforced: where the package judges server trust (`SessionTrust`: Apple
+    /// platforms, through the server-trust challenge). FoundationNetworking (libcurl) never delivers those
+    /// challenges, so on Linux a request is always fully validated against the system's trust store.
+    static var canRelaxCertificateValidation: Bool { SessionTrust.judgesServerTrust }
 
     private let session: URLSession
-    #if canImport(Security)
-    private let trust: ServerTrustDelegate
-    #endif
+    /// The session's delegate where the package judges server trust, and the tasks it judges.
+    private let trust: SessionTrust
     /// Set once by `invalidate()`. FoundationNetworking traps when a task is created on an invalidated session,
     /// so task creation and invalidation are serialized by this lock.
     private let invalidated = Locked(false)
@@ -42,16 +37,17 @@ final class URLSessionTransport: HTTPTransport {
             "User-Agent": "PubNubLegacy-Swift/3.4",
             "Accept": "*/*",
         ]
+        SessionTrust.configure(configuration)
         let delegateQueue = OperationQueue()
         delegateQueue.name = "com.pubnub.legacy.transport.\(label)"
         delegateQueue.maxConcurrentOperationCount = 1
-        #if canImport(Security)
-        let trust = ServerTrustDelegate()
+        let trust = SessionTrust()
         self.trust = trust
-        self.session = URLSession(configuration: configuration, delegate: trust, delegateQueue: delegateQueue)
-        #else
-        self.session = URLSession(configuration: configuration, delegate: nil, delegateQueue: delegateQueue)
-        #endif
+        self.session = URLSession(
+            configuration: configuration,
+            delegate: trust.sessionDelegate,
+            delegateQueue: delegateQueue
+        )
     }
 
     /// Instance spelling of `canRelaxCertificateValidation` for `HTTPTransport`.
@@ -62,15 +58,18 @@ final class URLSessionTransport: HTTPTransport {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        if request.url.scheme?.lowercased() == "https" && !request.trust.isSystemDefault {
+        let evaluation = Self.evaluation(of: request)
+        if let evaluation, !evaluation.trust.isSystemDefault, !SessionTrust.judgesServerTrust {
             // Fail closed: a pin or a private trust store this transport ignored would be a silent downgrade.
             let failure = SocketFailure.tlsSetupFailed(
-                "anchorCertificatesFile and pinnedPublicKeyHashes need the package's own TLS (OpenSSL on Linux); "
-                    + "URLSession cannot enforce them"
+                "anchorCertificatesFile and pinnedPublicKeyHashes need the package's own TLS (OpenSSL on Linux) or "
+                    + "the Security framework; URLSession cannot enforce them here"
             )
             DispatchQueue.global().async { completion(.failure(failure)) }
             return SessionTask(task: nil)
         }
+        // The package judges the server of this request (relaxed, own anchors, pins): see `SessionTrust`.
+        let judged = evaluation.flatMap { SessionTrust.judgesServerTrust && !$0.isPlatformDefault ? $0 : nil }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = request.timeout
@@ -78,17 +77,13 @@ final class URLSessionTransport: HTTPTransport {
             urlRequest.httpBody = body
             urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        #if canImport(Security)
-        let relaxed = request.relaxedCertificateValidation && request.url.scheme == "https"
         let taskID = Locked<Int?>(nil)
-        let trust = self.trust
-        #endif
+        let challenges = self.trust.challenges
         let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-            #if canImport(Security)
-            if let id = taskID.current { trust.forget(id) }
-            #endif
+            // A refused challenge ends the task as "cancelled"; the refusal is its real outcome.
+            let refusal = taskID.current.flatMap { challenges.finish($0) }
             if let error {
-                completion(.failure(Self.classify(error)))
+                completion(.failure(refusal ?? Self.classify(error)))
                 return
             }
             guard let http = response as? HTTPURLResponse else {
@@ -113,13 +108,11 @@ final class URLSessionTransport: HTTPTransport {
         let task = self.invalidated.withLock { invalidated -> URLSessionDataTask? in
             guard !invalidated else { return nil }
             let task = self.session.dataTask(with: urlRequest, completionHandler: handler)
-            #if canImport(Security)
             // Registered before `resume()`, so the challenge of this task's handshake finds it.
-            if relaxed {
+            if let judged {
                 taskID.set(task.taskIdentifier)
-                self.trust.relax(task.taskIdentifier)
+                challenges.register(task.taskIdentifier, judged)
             }
-            #endif
             task.resume()
             return task
         }
@@ -128,6 +121,17 @@ final class URLSessionTransport: HTTPTransport {
             return SessionTask(task: nil)
         }
         return SessionTask(task: task)
+    }
+
+    /// The trust decision of an `https` request (nil for plain `http`): its host, anchors and pins, relaxed only
+    /// where validation can be relaxed.
+    static func evaluation(of request: TransportRequest) -> TrustEvaluation? {
+        guard request.url.scheme?.lowercased() == "https" else { return nil }
+        return TrustEvaluation(
+            host: request.url.host ?? "",
+            trust: request.trust,
+            relaxed: request.relaxedCertificateValidation && SessionTrust.judgesServerTrust
+        )
     }
 
     func invalidate() {
@@ -213,37 +217,3 @@ private final class SessionTask: TransportTask, @unchecked Sendable {
         self.task?.cancel()
     }
 }
-
-#if canImport(Security)
-/// Answers the server-trust challenges of one session: a task registered with `relax(_:)` accepts the certificate
-/// its server presents (expired, self-signed, unknown root, other host: 3.4's "BarelySecure"); every other task
-/// gets the system's default evaluation. Called on the session's delegate queue.
-private final class ServerTrustDelegate: NSObject, URLSessionTaskDelegate, Sendable {
-    /// Identifiers of this session's running tasks that may skip certificate validation.
-    private let relaxed = Locked<Set<Int>>([])
-
-    func relax(_ taskIdentifier: Int) {
-        self.relaxed.withLock { _ = $0.insert(taskIdentifier) }
-    }
-
-    func forget(_ taskIdentifier: Int) {
-        self.relaxed.withLock { _ = $0.remove(taskIdentifier) }
-    }
-
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        let space = challenge.protectionSpace
-        guard space.authenticationMethod == NSURLAuthenticationMethodServerTrust, let serverTrust = space.serverTrust,
-            self.relaxed.withLock({ $0.contains(task.taskIdentifier) })
-        else {
-            completionHandler(.performDefaultHandling, nil)
-            return
-        }
-        completionHandler(.useCredential, URLCredential(trust: serverTrust))
-    }
-}
-#endif

@@ -10,6 +10,10 @@
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -167,14 +171,12 @@ final class OpenSSL: @unchecked Sendable {
         ("libssl.so.3", "libcrypto.so.3"), ("libssl.so.1.1", "libcrypto.so.1.1"),
     ]
 
-    /// The process's OpenSSL, loaded on first use: Linux only (Apple platforms keep URLSession for TLS).
-    static let shared: Result<OpenSSL, LoadFailure> = {
-        #if os(Linux)
-        return OpenSSL.load(candidates: OpenSSL.libraryCandidates)
-        #else
-        return .failure(LoadFailure(reason: "URLSession carries TLS on this platform"))
-        #endif
-    }()
+    /// The process's OpenSSL, loaded on first use; never where URLSession carries TLS with the package's own trust
+    /// decisions (Apple platforms, `SessionTrust.judgesServerTrust`).
+    static let shared: Result<OpenSSL, LoadFailure> =
+        SessionTrust.judgesServerTrust
+        ? .failure(LoadFailure(reason: "URLSession carries TLS on this platform"))
+        : OpenSSL.load(candidates: OpenSSL.libraryCandidates)
 
     /// Opens the first pair of `candidates` whose libraries both load and resolves every entry point from them. The
     /// handles are never closed: the functions are used for the life of the process.
