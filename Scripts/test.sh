@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README "Test"). Runs on a fresh machine and a fresh clone (everything it reads is in
-# the repository): checks that every citation resolves in docs/, builds with warnings as errors, checks the
-# format, creates the venv with the pinned official PubNub Python SDK (the Swift suites use it as a peer), runs the
+# the repository): checks that every citation resolves in docs/, builds with warnings as errors, type-checks the
+# Apple-only files against SDK stand-ins, checks the format, creates the venv with the pinned official PubNub Python SDK (the Swift suites use it as a peer), runs the
 # Swift suites (plain and under ThreadSanitizer), then the interop suite that drives that SDK against LocalOrigin,
 # then every fuzz target for a few seconds and a quick run of `LegacyDemo bench`, as smoke tests.
 # Set SKIP_TSAN=1 to skip the sanitizer run while iterating.
@@ -18,6 +18,12 @@ python3 Scripts/check-citations.py
 # Tests are built here too: the migration check's symbol-graph dump needs every module of the package built.
 step "build, tests included (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
+
+# Nothing Apple-only is built here: the seam files that only Apple platforms compile are type-checked against the
+# stand-ins of Tests/AppleStandIns, after the script checks that no other file holds platform code and that a
+# misspelled call in each seam file fails (Scripts/check-apple-branches.py). Needs the modules of the build above.
+step "Apple-only code: type-checked against the SDK stand-ins (the script first tests itself)"
+python3 Scripts/check-apple-branches.py
 
 step "format lint"
 swift format lint --strict -r Package.swift Sources Tests Fuzz
