@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The project's test command (README "Test"). Runs on a fresh machine and a fresh clone (everything it reads is in
 # the repository): checks that every citation resolves in docs/, builds with warnings as errors, type-checks the
-# Apple-only files against SDK stand-ins, checks the format, creates the venv with the pinned official PubNub Python SDK (the Swift suites use it as a peer), runs the
-# Swift suites (plain and under ThreadSanitizer), then the interop suite that drives that SDK against LocalOrigin,
-# then every fuzz target for a few seconds and a quick run of `LegacyDemo bench`, as smoke tests.
+# Apple-only files against SDK stand-ins, checks the format, creates the venv with the pinned official PubNub Python
+# SDK (the Swift suites use it as a peer), runs the Swift suites (plain and under ThreadSanitizer), then the interop
+# suite that drives that SDK against LocalOrigin, then every fuzz target for a few seconds and a quick run of
+# `LegacyDemo bench`, as smoke tests.
 # Set SKIP_TSAN=1 to skip the sanitizer run while iterating.
 set -euo pipefail
 cd "$(dirname "$0")/.."
