@@ -49,7 +49,7 @@ let package = Package(
         .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo", "PlatformSupport", "TestSupport"]),
         .testTarget(
             name: "SnippetTests",
-            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync"]
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync", "TestSupport"]
         ),
         // Real 3.x programs ported by the mechanical rule, driven against LocalOrigin (MIGRATION.md "Porting a real
         // app").
