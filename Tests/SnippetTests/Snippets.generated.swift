@@ -315,14 +315,14 @@ func migrationSnippet15() throws {
     }
 }
 
-// MIGRATION.md snippet 16, under "8. Encryption, errors and logging".
-func migrationSnippet16() throws {
+// MIGRATION.md snippet 17, under "8. Encryption, errors and logging".
+func migrationSnippet17() throws {
     PNLOG_GENERAL_LOGGING_ENABLED = true
     PNLOG_CONNECTION_LAYER_ERROR_LOGGING_ENABLED = true
     PNLogger.setSink(PNLogger.standardErrorSink)
 }
 
-// MIGRATION.md snippet 17, under "11. Modernising a ported app" (file scope).
+// MIGRATION.md snippet 18, under "11. Modernising a ported app" (file scope).
 final class PriceFeed: PNDelegate {
     let client: PubNub
     let channel = PNChannel.channelWithName("prices")
@@ -358,7 +358,7 @@ final class PriceFeed: PNDelegate {
     }
 }
 
-// MIGRATION.md snippet 18, under "11. Modernising a ported app" (file scope).
+// MIGRATION.md snippet 19, under "11. Modernising a ported app" (file scope).
 func runPriceFeed(configuration: PNConfiguration) async throws {
     let client = PubNubClient(configuration: configuration)
     try await client.connect()
@@ -376,7 +376,7 @@ func runPriceFeed(configuration: PNConfiguration) async throws {
     }
 }
 
-// MIGRATION.md snippet 19, under "11. Modernising a ported app" (file scope).
+// MIGRATION.md snippet 20, under "11. Modernising a ported app" (file scope).
 func recentPrices() async throws -> [String] {
     let client = PubNubClient(wrapping: PubNub.sharedInstance())
     let messages = try await client.history(of: "prices", limit: 20)

@@ -60,8 +60,8 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
         }
     }
 
-    /// On when the package is built with the `CRYPTO_BACKWARD_COMPATIBILITY_MODE` condition, 3.4's compile switch
-    /// for the 3.3 cipher scheme (docs/CRYPTO.md §2).
+    /// On when the package is built with the `CRYPTO_BACKWARD_COMPATIBILITY_MODE` trait (or `-D` condition), 3.4's
+    /// compile switch for the 3.3 cipher scheme (docs/CRYPTO.md §2).
     static var cryptoBackwardCompatibilityModeDefault: Bool {
         #if CRYPTO_BACKWARD_COMPATIBILITY_MODE
         return true
