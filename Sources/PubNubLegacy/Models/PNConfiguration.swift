@@ -360,7 +360,9 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
     }
 
     /// Whether the client uses TLS (https). Default YES. 3.4 getter: `shouldUseSecureConnection`;
-    /// 4.x name: `TLSEnabled`.
+    /// 4.x name: `TLSEnabled`. On Apple platforms plain `http` to another machine goes through URLSession like
+    /// `https`, so App Transport Security applies: an app needs an ATS exception for that origin
+    /// (`NSAppTransportSecurity` in its Info.plist); loopback origins (`LocalOrigin`) need none.
     public var useSecureConnection: Bool {
         get { self.settings.withLock { $0.useSecureConnection } }
         set { self.settings.withLock { $0.useSecureConnection = newValue } }

@@ -5,8 +5,10 @@ import PlatformSupport
 import FoundationNetworking
 #endif
 
-/// `HTTPTransport` over one `URLSession`. The engine makes one per lane (long-poll, service) so a parked
-/// long-poll never holds a connection that other requests wait for (docs/BEHAVIOR.md §1.1).
+/// `HTTPTransport` over URLSession. The engine makes one per lane (long-poll, service) so a parked long-poll never
+/// holds a connection that other requests wait for (docs/BEHAVIOR.md §1.1). Requests with different trust — anchors,
+/// pins, relaxed validation — get sessions of their own (`SessionKey`), so a connection accepted under one trust is
+/// never reused under another: URLSession judges a server once per connection.
 final class URLSessionTransport: HTTPTransport {
     /// Whether a request marked `relaxedCertificateValidation` accepts the certificate its server presents, and
     /// whether anchors and pins can be enforced: where the package judges server trust (`SessionTrust`: Apple
@@ -14,20 +16,48 @@ final class URLSessionTransport: HTTPTransport {
     /// challenges, so on Linux a request is always fully validated against the system's trust store.
     static var canRelaxCertificateValidation: Bool { SessionTrust.judgesServerTrust }
 
-    private let session: URLSession
-    /// The session's delegate where the package judges server trust, and the tasks it judges.
-    private let trust: SessionTrust
-    /// Set once by `invalidate()`. FoundationNetworking traps when a task is created on an invalidated session,
-    /// so task creation and invalidation are serialized by this lock.
-    private let invalidated = Locked(false)
+    /// The trust a session's connections were accepted under.
+    struct SessionKey: Hashable, Sendable {
+        var trust: TLSTrust
+        var relaxed: Bool
+
+        /// The session of a request with `evaluation` (nil: plain `http`, which shares the default one).
+        init(_ evaluation: TrustEvaluation?) {
+            self.trust = evaluation?.trust ?? TLSTrust()
+            self.relaxed = evaluation?.relaxed ?? false
+        }
+    }
+
+    private struct Session {
+        let session: URLSession
+        /// The session's delegate where the package judges server trust, and the tasks it judges.
+        let trust: SessionTrust
+    }
+
+    private struct State {
+        var invalidated = false
+        var sessions: [SessionKey: Session] = [:]
+    }
+
+    private let maximumConnections: Int
+    private let label: String
+    /// `invalidated` is set once by `invalidate()`. FoundationNetworking traps when a task is created on an
+    /// invalidated session, so session and task creation and invalidation are serialized by this lock.
+    private let state = Locked(State())
 
     /// - Parameters:
     ///   - maximumConnections: Connections per host; the long-poll lane needs two (the old poll may still be
     ///     closing while its replacement starts).
-    ///   - label: Names the lane in the session's delegate queue, for debugging.
+    ///   - label: Names the lane in the sessions' delegate queues, for debugging.
     init(maximumConnections: Int, label: String) {
+        self.maximumConnections = maximumConnections
+        self.label = label
+    }
+
+    /// A new session for requests of one `SessionKey`.
+    private func makeSession() -> Session {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = maximumConnections
+        configuration.httpMaximumConnectionsPerHost = self.maximumConnections
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
@@ -39,16 +69,19 @@ final class URLSessionTransport: HTTPTransport {
         ]
         SessionTrust.configure(configuration)
         let delegateQueue = OperationQueue()
-        delegateQueue.name = "com.pubnub.legacy.transport.\(label)"
+        delegateQueue.name = "com.pubnub.legacy.transport.\(self.label)"
         delegateQueue.maxConcurrentOperationCount = 1
         let trust = SessionTrust()
-        self.trust = trust
-        self.session = URLSession(
+        let session = URLSession(
             configuration: configuration,
             delegate: trust.sessionDelegate,
             delegateQueue: delegateQueue
         )
+        return Session(session: session, trust: trust)
     }
+
+    /// Sessions made so far, for tests.
+    var sessionCount: Int { self.state.withLock { $0.sessions.count } }
 
     /// Instance spelling of `canRelaxCertificateValidation` for `HTTPTransport`.
     var canRelaxCertificateValidation: Bool { Self.canRelaxCertificateValidation }
@@ -78,10 +111,10 @@ final class URLSessionTransport: HTTPTransport {
             urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         let taskID = Locked<Int?>(nil)
-        let challenges = self.trust.challenges
+        let challenges = Locked<TrustChallenges?>(nil)
         let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
             // A refused challenge ends the task as "cancelled"; the refusal is its real outcome.
-            let refusal = taskID.current.flatMap { challenges.finish($0) }
+            let refusal = taskID.current.flatMap { id in challenges.current?.finish(id) }
             if let error {
                 completion(.failure(refusal ?? Self.classify(error)))
                 return
@@ -105,13 +138,17 @@ final class URLSessionTransport: HTTPTransport {
             }
             completion(.success(TransportResponse(status: http.statusCode, body: data ?? Data())))
         }
-        let task = self.invalidated.withLock { invalidated -> URLSessionDataTask? in
-            guard !invalidated else { return nil }
-            let task = self.session.dataTask(with: urlRequest, completionHandler: handler)
+        let key = SessionKey(evaluation)
+        let task = self.state.withLock { state -> URLSessionDataTask? in
+            guard !state.invalidated else { return nil }
+            let session = state.sessions[key] ?? self.makeSession()
+            state.sessions[key] = session
+            let task = session.session.dataTask(with: urlRequest, completionHandler: handler)
             // Registered before `resume()`, so the challenge of this task's handshake finds it.
             if let judged {
                 taskID.set(task.taskIdentifier)
-                challenges.register(task.taskIdentifier, judged)
+                challenges.set(session.trust.challenges)
+                session.trust.challenges.register(task.taskIdentifier, judged)
             }
             task.resume()
             return task
@@ -135,10 +172,10 @@ final class URLSessionTransport: HTTPTransport {
     }
 
     func invalidate() {
-        self.invalidated.withLock { invalidated in
-            guard !invalidated else { return }
-            invalidated = true
-            self.session.invalidateAndCancel()
+        self.state.withLock { state in
+            guard !state.invalidated else { return }
+            state.invalidated = true
+            for session in state.sessions.values { session.session.invalidateAndCancel() }
         }
     }
 

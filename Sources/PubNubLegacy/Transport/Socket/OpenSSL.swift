@@ -2,7 +2,7 @@
 //
 // On Linux every process that uses Foundation networking already has OpenSSL mapped: FoundationNetworking links
 // libcurl, which links `libssl.so.3` and `libcrypto.so.3`. Looking the functions up at run time gives the package
-// TLS on its own sockets with no build-time dependency and nothing new to install. Apple platforms keep URLSession
+// TLS on its own sockets with no build-time dependency and nothing new to install. Apple platforms use URLSession
 // (the loader does not try there), and a Linux system without a usable OpenSSL falls back to URLSession as well.
 //
 // Several OpenSSL "functions" are macros over a control call; their numbers are ABI constants of the OpenSSL 1.1
