@@ -9,7 +9,8 @@ import PackageDescription
 let package = Package(
     name: "PubNubLegacy",
     // The platforms the code is written for. Linux is what `Scripts/test.sh` builds and tests; Apple platforms are
-    // not built here. Their minimums are those of the clock APIs the tests use (`ContinuousClock`, `Duration`).
+    // not built here, their Apple-only files are type-checked against SDK stand-ins (README "Platforms"). Their
+    // minimums are those of the clock APIs the tests use (`ContinuousClock`, `Duration`).
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "PubNubLegacy", targets: ["PubNubLegacy"]),

@@ -149,9 +149,9 @@ func migrationSnippet6() throws {
 
 // MIGRATION.md snippet 7, under "3. The 3.4 "start coding" example, ported" (file scope).
 // iOS: `class AppDelegate: UIResponder, UIApplicationDelegate, @preconcurrency PNDelegate`.
-// UIResponder makes the class main-actor isolated; without UIKit, `@MainActor` says so.
+// UIResponder is an NSObject that makes the class main-actor isolated; without UIKit, NSObject and `@MainActor` do.
 @MainActor
-class AppDelegate: @preconcurrency PNDelegate {
+class AppDelegate: NSObject, @preconcurrency PNDelegate {
     // application(_:didFinishLaunchingWithOptions:)
     func didFinishLaunching() {
         PubNub.setDelegate(self)
@@ -165,7 +165,7 @@ class AppDelegate: @preconcurrency PNDelegate {
 // MIGRATION.md snippet 8, under "3. The 3.4 "start coding" example, ported" (file scope).
 // iOS: `class ViewController: UIViewController`
 @MainActor
-final class ViewController {
+final class ViewController: NSObject {
     func viewDidLoad() {
         PubNub.setConfiguration(
             PNConfiguration.configurationForOrigin(
