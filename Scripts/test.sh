@@ -16,7 +16,8 @@ step() { printf '\n==> %s\n' "$*"; }
 step "citations: every reference in Sources, Tests, Scripts and Package.swift resolves in docs/"
 python3 Scripts/check-citations.py
 
-# Tests are built here too: the migration check's symbol-graph dump needs every module of the package built.
+# Tests are built here too. The migration check reads the symbol graphs of the modules built here, and the Apple
+# type check imports them.
 step "build, tests included (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
