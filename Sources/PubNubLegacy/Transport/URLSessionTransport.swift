@@ -110,11 +110,11 @@ final class URLSessionTransport: HTTPTransport {
             urlRequest.httpBody = body
             urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let taskID = Locked<Int?>(nil)
-        let challenges = Locked<TrustChallenges?>(nil)
+        // The judged task and the challenges of its session, set before the task starts.
+        let judgedTask = Locked<(id: Int, challenges: TrustChallenges)?>(nil)
         let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
             // A refused challenge ends the task as "cancelled"; the refusal is its real outcome.
-            let refusal = taskID.current.flatMap { id in challenges.current?.finish(id) }
+            let refusal = judgedTask.current.flatMap { $0.challenges.finish($0.id) }
             if let error {
                 completion(.failure(refusal ?? Self.classify(error)))
                 return
@@ -146,8 +146,7 @@ final class URLSessionTransport: HTTPTransport {
             let task = session.session.dataTask(with: urlRequest, completionHandler: handler)
             // Registered before `resume()`, so the challenge of this task's handshake finds it.
             if let judged {
-                taskID.set(task.taskIdentifier)
-                challenges.set(session.trust.challenges)
+                judgedTask.set((task.taskIdentifier, session.trust.challenges))
                 session.trust.challenges.register(task.taskIdentifier, judged)
             }
             task.resume()
