@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README "Test"). Runs on a fresh machine and a fresh clone (everything it reads is in
 # the repository): checks that every citation resolves in docs/, builds with warnings as errors, type-checks the
-# Apple-only files against SDK stand-ins, checks the format, creates the venv with the pinned official PubNub Python
+# Apple-only files against SDK stand-ins and a Swift 5 app against the modules, checks the format, creates the venv with the pinned official PubNub Python
 # SDK (the Swift suites use it as a peer), runs the Swift suites (plain and under ThreadSanitizer), then the interop
 # suite that drives that SDK against LocalOrigin, then every fuzz target for a few seconds and a quick run of
 # `LegacyDemo bench`, as smoke tests.
@@ -26,6 +26,14 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 # misspelled call in each seam file fails (Scripts/check-apple-branches.py). Needs the modules of the build above.
 step "Apple-only code: type-checked against the SDK stand-ins (the script first tests itself)"
 python3 Scripts/check-apple-branches.py
+
+# A Swift 5 app depends on this package unchanged (the manifest's tools version only asks for Swift 6.1; the language
+# mode is per package): Tests/Swift5Consumer, MIGRATION.md §3's delegate and more, type-checked in Swift 5 mode with
+# warnings as errors against the modules built above.
+step "a Swift 5 app: Tests/Swift5Consumer type-checked in Swift 5 mode (warnings are errors)"
+swiftc -typecheck -swift-version 5 -warnings-as-errors -I "$(swift build --show-bin-path)/Modules" \
+    Tests/Swift5Consumer/main.swift
+echo "Swift 5 consumer: OK"
 
 step "format lint"
 swift format lint --strict -r Package.swift Sources Tests Fuzz
