@@ -8,7 +8,8 @@ for every other platform sits under `#if !canImport(…)` with the same names. T
      module to import (`#if canImport(Glibc)` / `import Glibc` / `#elseif canImport(Musl)` … — no `#else`), so no
      branch that Linux does not build hides in a shared file;
   2. compiles the stand-in modules of Tests/AppleStandIns (`Security`, `Darwin`: exactly the Apple names the seam
-     files use, with the signatures of Apple's SDK) and type-checks, target by target, every Apple-only file with
+     files use, with the signatures of Apple's SDK; each declaration's doc comment must name the SDK header it comes
+     from and quote its declaration there) and type-checks, target by target, every Apple-only file with
      the stand-ins on the import path, in Swift 6 mode with warnings as errors, together with the rest of its
      target (so `canImport(Security)` and `canImport(Darwin)` hold and the counterpart files drop out). The files
      that use what a seam file declares are type-checked too, so both sides of each seam must agree. The modules a
@@ -169,10 +170,46 @@ def package_name(build):
     return ROOT.name.lower()
 
 
+STAND_IN_DECLARATION = re.compile(
+    r"^(\s*)public\s+(?:final\s+)?(?:convenience\s+)?(func|var|let|typealias|class|struct|enum|init)\b"
+)
+HEADER = re.compile(r"`[\w/]+\.h`")
+
+
+def provenance_problems(name, text):
+    """Each declaration a stand-in makes for Apple's SDK — at the top level, or a member of an `extension` of a
+    Foundation type — says where its signature comes from: its doc comment names the SDK header (`` `SecTrust.h` ``)
+    and quotes the declaration. (Fields and cases inside a stand-in's own struct or enum quote their header line
+    under the type's comment.)"""
+    problems = []
+    lines = text.splitlines()
+    in_extension = False
+    for index, line in enumerate(lines):
+        if line and not line[0].isspace():
+            in_extension = line.startswith("extension ")
+        declaration = STAND_IN_DECLARATION.match(line)
+        if not declaration or (declaration.group(1) and not in_extension):
+            continue
+        comment = []
+        j = index - 1
+        while j >= 0 and lines[j].strip().startswith("///"):
+            comment.insert(0, lines[j].strip())
+            j -= 1
+        if not HEADER.search(" ".join(comment)):
+            problems.append(
+                f"{name}:{index + 1}: `{line.strip()}` does not say where its signature comes from (its doc comment "
+                "names no SDK header, `` `Header.h` ``, with the declaration it quotes)"
+            )
+    return problems
+
+
 def build_stand_ins(folder):
     """Compiles each Tests/AppleStandIns/NAME.swift into module NAME in `folder`; returns the names they declare."""
     names = set()
     for source in sorted(STAND_INS.glob("*.swift")):
+        problems = provenance_problems(str(source.relative_to(ROOT)), source.read_text(encoding="utf-8"))
+        if problems:
+            raise CheckError("a stand-in without its source:\n" + "\n".join(problems))
         run(
             [
                 "swiftc", "-emit-module", "-parse-as-library", "-swift-version", "6", "-module-name", source.stem,
@@ -247,6 +284,19 @@ def self_test(targets, stand_ins, stand_in_names, build, package):
         raise CheckError("self-test: a chain that picks Darwin first (and forgets Musl and Android) was not reported")
     if classify("chain.swift", chain)[1] or classify("seam.swift", "#if canImport(Darwin)\nlet x = 1\n#endif\n")[0] != "apple":
         raise CheckError("self-test: an import chain or a seam file was refused")
+    sourced = "/// `SecTrust.h`: `CFIndex SecTrustGetCertificateCount(SecTrustRef trust);`.\npublic func f() {}\n"
+    unsourced = {
+        "a top-level function": "/// Counts.\npublic func f() {}\n",
+        "an extension member": (
+            "extension URLCredential {\n    /// `init(trust:)`.\n    public convenience init() {}\n}\n"
+        ),
+        "a declaration without a comment": "public var errSecSuccess: Int32 { 0 }\n",
+    }
+    if provenance_problems("sourced.swift", sourced):
+        raise CheckError("self-test: a stand-in that names its header was refused")
+    for what, text in unsourced.items():
+        if not provenance_problems("planted.swift", text):
+            raise CheckError(f"self-test: {what} that names no SDK header was not reported")
     count = 0
     with tempfile.TemporaryDirectory() as scratch:
         for target, entry in sorted(targets.items()):
@@ -299,7 +349,10 @@ def main():
             stand_ins = Path(folder)
             names = build_stand_ins(stand_ins)
             planted = self_test(targets, stand_ins, names, build, package)
-            print(f"self-test: planted rule breaks reported; {planted} planted faults in Apple-only files fail the type check")
+            print(
+                f"self-test: planted rule breaks and stand-ins without their source reported; {planted} planted "
+                "faults in Apple-only files fail the type check"
+            )
             if args.self_test:
                 return 0
             if problems:
