@@ -7,8 +7,8 @@ for every other platform sits under `#if !canImport(…)` with the same names. T
   1. checks that rule over Sources/: outside seam files, a compile condition about the platform may only choose a
      module to import (`#if canImport(Glibc)` / `import Glibc` / `#elseif canImport(Musl)` … — no `#else`), so no
      branch that Linux does not build hides in a shared file;
-  2. compiles the stand-in modules of Tests/AppleStandIns (`Security`, `Darwin`: exactly the Apple names the seam
-     files use, with the signatures of Apple's SDK; each declaration's doc comment must name the SDK header it comes
+  2. compiles the stand-in modules of Tests/AppleStandIns (`Security`, `CoreFoundation`, `Darwin`: exactly the
+     Apple names the seam files use, with the signatures of Apple's SDK; each declaration's doc comment must name the SDK header it comes
      from and quote its declaration there) and type-checks, target by target, every Apple-only file with
      the stand-ins on the import path, in Swift 6 mode with warnings as errors, together with the rest of its
      target (so `canImport(Security)` and `canImport(Darwin)` hold and the counterpart files drop out). The files
@@ -212,7 +212,8 @@ def build_stand_ins(folder):
             raise CheckError("a stand-in without its source:\n" + "\n".join(problems))
         run(
             [
-                "swiftc", "-emit-module", "-parse-as-library", "-swift-version", "6", "-module-name", source.stem,
+                "swiftc", "-emit-module", "-parse-as-library", "-swift-version", "6", "-I", str(folder),
+                "-module-name", source.stem,
                 str(source), "-emit-module-path", str(folder / f"{source.stem}.swiftmodule"),
             ],
             f"the stand-in module {source.stem}",

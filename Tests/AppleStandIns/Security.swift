@@ -6,57 +6,24 @@
 // Where each signature comes from: every declaration below quotes its C or Objective-C declaration and names the SDK
 // header that holds it — Security.framework's `SecBase.h`, `SecCertificate.h`, `SecTrust.h`, `SecProtocolTypes.h`
 // (iOS 15 / macOS 12 SDKs and later; Apple publishes the Security sources, headers included, as its open-source
-// `Security` project), CoreFoundation's `CFBase.h` and `CFError.h` (the same declarations ship in
-// swift-corelibs-foundation's CoreFoundation headers, which a Linux toolchain carries), and Foundation's
+// `Security` project), and Foundation's
 // `NSURLProtectionSpace.h`, `NSURLCredential.h`, `NSURLSession.h` (as quoted on their developer.apple.com symbol
 // pages). The Swift signature follows from the declaration by the Clang importer's rules:
 // - `CF_ASSUME_NONNULL_BEGIN` (SecBase.h, SecCertificate.h, SecTrust.h) makes an unannotated pointer non-optional,
-//   `_Nullable`/`__nullable` optional; a header without it (CFError.h) gives implicitly unwrapped `T!`.
+//   `_Nullable`/`__nullable` optional; a header without it gives implicitly unwrapped `T!`.
 // - `CF_IMPLICIT_BRIDGING_ENABLED` and `CF_RETURNS_RETAINED` make a returned CF object a managed reference (no
 //   `Unmanaged`); `CFTypeRef`s are classes named without `Ref` (`SecTrustRef` is `SecTrust`).
 // - A constant of an anonymous `CF_ENUM(OSStatus)` is a `var name: OSStatus { get }`; `Boolean` is `Bool`.
 //
-// Two liberties, both on the lenient side, so the check can miss a mistake but never invents one:
-// - Core Foundation types toll-free bridged to Foundation classes are those classes here (`CFArray` is `NSArray`,
-//   …), because only Foundation's classes take part in `as` bridging on Linux. A CF value used with an NS member
-//   would pass here; the Apple-only files use CF values only through `as` conversions and CF functions.
-// - Foundation's Security-dependent members (`URLProtectionSpace.serverTrust`, `URLCredential(trust:)`,
+// Security re-exports CoreFoundation, as Apple's does (the Core Foundation names are in `CoreFoundation.swift`).
+// One liberty, on the lenient side, so the check can miss a mistake but never invents one: Foundation's Security-dependent members (`URLProtectionSpace.serverTrust`, `URLCredential(trust:)`,
 //   `tlsMinimumSupportedProtocolVersion`), which swift-corelibs-foundation marks unavailable or lacks, are declared
 //   here, and FoundationNetworking (URL loading, part of Foundation on Apple platforms) is re-exported, so an
 //   Apple-only file imports exactly what it imports on a Mac: Foundation and Security.
 
+@_exported import CoreFoundation
 import Foundation
 @_exported import FoundationNetworking
-
-// MARK: - Core Foundation (CFBase.h, CFError.h)
-
-/// `MacTypes.h`: `typedef SInt32 OSStatus;` — `typealias OSStatus = Int32`.
-public typealias OSStatus = Int32
-/// `CFBase.h`: `typedef signed long CFIndex;` (64-bit) — `typealias CFIndex = Int`.
-public typealias CFIndex = Int
-/// `CFArray.h`: `typedef const struct CF_BRIDGED_TYPE(NSArray) __CFArray * CFArrayRef;` — `CFArray`, bridged to
-/// `NSArray`.
-public typealias CFArray = NSArray
-/// `CFData.h`: `typedef const struct CF_BRIDGED_TYPE(NSData) __CFData * CFDataRef;` — `CFData`, bridged to `NSData`.
-public typealias CFData = NSData
-/// `CFBase.h`: `typedef const struct CF_BRIDGED_TYPE(NSString) __CFString * CFStringRef;` — `CFString`, bridged to
-/// `NSString`.
-public typealias CFString = NSString
-
-/// `CFBase.h`: `typedef const struct CF_BRIDGED_TYPE(id) __CFAllocator * CFAllocatorRef;` — `class CFAllocator`.
-public final class CFAllocator {}
-
-/// `CFError.h`: `typedef struct CF_BRIDGED_TYPE(NSError) __CFError * CFErrorRef;` — `class CFError`, bridged to
-/// `NSError`; a class of its own here so NSError's members are not available on it.
-public final class CFError {}
-
-/// `CFError.h` (no `CF_ASSUME_NONNULL`): `CFIndex CFErrorGetCode(CFErrorRef err);` —
-/// `func CFErrorGetCode(_ err: CFError!) -> CFIndex`.
-public func CFErrorGetCode(_ err: CFError!) -> CFIndex { 0 }
-
-/// `CFError.h` (no `CF_ASSUME_NONNULL`, implicit bridging): `CFStringRef CFErrorCopyDescription(CFErrorRef err);` —
-/// `func CFErrorCopyDescription(_ err: CFError!) -> CFString!`.
-public func CFErrorCopyDescription(_ err: CFError!) -> CFString! { "" }
 
 // MARK: - Security (SecBase.h, SecCertificate.h, SecTrust.h, SecProtocolTypes.h)
 
