@@ -1,5 +1,7 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // The PubNub 3.4 compatibility layer. Foundation and Dispatch only: no package dependencies (docs/DESIGN.md §1).
+// Tools 6.1 for package traits: an app that depends on this package turns 3.4's compile switches on through them
+// (MIGRATION.md §8), which an Xcode app cannot do with `-D` flags on a package dependency.
 // Warnings are errors in every build the project runs (`Scripts/test.sh` passes -warnings-as-errors); the flag is
 // not set here because SwiftPM refuses unsafe flags in packages that others depend on.
 import PackageDescription
@@ -7,7 +9,8 @@ import PackageDescription
 let package = Package(
     name: "PubNubLegacy",
     // The platforms the code is written for. Linux is what `Scripts/test.sh` builds and tests; Apple platforms are
-    // not built here. Their minimums are those of the clock APIs the tests use (`ContinuousClock`, `Duration`).
+    // not built here, their Apple-only files are type-checked against SDK stand-ins (README "Platforms"). Their
+    // minimums are those of the clock APIs the tests use (`ContinuousClock`, `Duration`).
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "PubNubLegacy", targets: ["PubNubLegacy"]),
@@ -16,6 +19,19 @@ let package = Package(
         .library(name: "PubNubAsync", targets: ["PubNubAsync"]),
         .executable(name: "LegacyDemo", targets: ["LegacyDemo"]),
         .executable(name: "pnport", targets: ["PNPort"]),
+    ],
+    // 3.4's compile-time switches. Each trait is also the compile condition of the same name in every target (a trait
+    // is one), so `swift build --traits NAME` and `-Xswiftc -DNAME` do the same. None is on by default; the runtime
+    // settings (`PNConfiguration.cryptoBackwardCompatibilityMode`, `PNLogger`) work in every build.
+    traits: [
+        .trait(
+            name: "PUBNUB_DISABLE_LOGGER",
+            description: "Removes logging from the library: PNLog and the log categories do nothing (3.4's switch)."
+        ),
+        .trait(
+            name: "CRYPTO_BACKWARD_COMPATIBILITY_MODE",
+            description: "Makes the 3.3 cipher scheme the default of every configuration (3.4's switch)."
+        ),
     ],
     targets: [
         // What the client, LocalOrigin and the demo share below the protocol: the lock box, the condition box, the
@@ -50,7 +66,7 @@ let package = Package(
         .testTarget(name: "LegacyDemoTests", dependencies: ["LegacyDemo", "PlatformSupport", "TestSupport"]),
         .testTarget(
             name: "SnippetTests",
-            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync"]
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync", "TestSupport"]
         ),
         // The porting assistant: reads 3.x Objective-C and says how every PubNub line ports (MIGRATION.md §10). Foundation
         // only; its name table is generated from MIGRATION.md (Scripts/extract-names.py).

@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "Fuzz", "Corpus")
@@ -174,7 +175,26 @@ def record(address):
     write("client-arguments", "message-text", b"\x01" + message)
     write("client-arguments", "message-value", bytes([2, 17, 3, 19, 0, 4, 1, 10, 4, 0x00, 0x61, 0xd8, 0x00]))
     write("client-arguments", "origin", b"\x03127.0.0.1:8090")
+    write_certificate_seeds()
     print(f"corpora written to {CORPUS}")
+
+
+def write_certificate_seeds():
+    """client-certificates: certificates made with the `openssl` tool (EC P-256 and RSA 2048, self-signed), as PEM
+    (control 0, a bundle of both with text and a key block between them) and as DER (control 1)."""
+    with tempfile.TemporaryDirectory() as folder:
+        pems, ders = [], []
+        for name, key in [("ec", ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]), ("rsa", ["-newkey", "rsa:2048"])]:
+            pem = os.path.join(folder, f"{name}.pem")
+            subprocess.run(["openssl", "req", "-x509", "-nodes"] + key + ["-keyout", os.path.join(folder, f"{name}.key"),
+                            "-out", pem, "-days", "2", "-subj", f"/CN=fuzz-seed-{name}"], check=True, capture_output=True)
+            pems.append(open(pem, "rb").read())
+            ders.append(subprocess.run(["openssl", "x509", "-in", pem, "-outform", "DER"], check=True,
+                                       capture_output=True).stdout)
+        write("client-certificates", "pem-bundle", b"\x00# bundle\n" + pems[0] + b"-----BEGIN PRIVATE KEY-----\nAAAA\n"
+              b"-----END PRIVATE KEY-----\n" + pems[1].replace(b"\n", b"\r\n"))
+        write("client-certificates", "der-ec", b"\x01" + ders[0])
+        write("client-certificates", "der-rsa", b"\x01" + ders[1])
 
 
 if __name__ == "__main__":

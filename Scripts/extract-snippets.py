@@ -10,6 +10,9 @@ How a block is wrapped depends on the HTML comment on the last non-blank line be
     (none)                          the block is the body of its own `func <doc>Snippet<N>() throws`, so blocks
                                     do not clash; it is compiled, never called.
     <!-- snippet: run -->           the same, and SnippetTests calls it: only for cheap, loopback-only code.
+    <!-- snippet: main-actor -->    the body of a `@MainActor func …() throws`, compiled, never called: code that runs
+                                    on the main actor in an app (top-level code, UIKit callbacks) and uses main-actor
+                                    types such as a `@MainActor` delegate.
     <!-- snippet: file-scope -->    the block is copied to file scope as it is (type declarations, extensions).
     <!-- snippet: manifest -->      a `Package.swift` excerpt of a package that depends on this one. Manifests are
                                     not compiled (PackageDescription is not available to a test target); instead
@@ -27,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = ["README.md", "MIGRATION.md"]
 OUTPUT = ROOT / "Tests" / "SnippetTests" / "Snippets.generated.swift"
 BASE_IMPORTS = {"Foundation", "LocalOrigin", "PNObservation", "PubNubLegacy"}
-KINDS = {"function", "run", "file-scope", "manifest"}
+KINDS = {"function", "run", "main-actor", "file-scope", "manifest"}
 
 MARKER = re.compile(r"^<!--\s*snippet:\s*([a-z-]+)\s*-->$")
 FENCE_OPEN = re.compile(r"^(\s*)```swift\s*$")
@@ -186,7 +189,8 @@ def render(snippets):
             out += body
             continue
         out.append(f"// {label}{' (run by SnippetTests)' if snippet.kind == 'run' else ''}.")
-        out.append(f"func {snippet.function_name}() throws {{")
+        isolation = "@MainActor " if snippet.kind == "main-actor" else ""
+        out.append(f"{isolation}func {snippet.function_name}() throws {{")
         out += [("    " + line) if line else "" for line in body]
         out.append("}")
         if snippet.kind == "run":

@@ -27,7 +27,7 @@ case "$opt" in
 esac
 build="$out/${opt#-}"
 targets=(origin-http-parser origin-json origin-router client-http-response client-responses client-decrypt
-    client-arguments)
+    client-arguments client-certificates)
 
 usage() {
     sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The project's test command (README "Test"). Runs on a fresh machine and a fresh clone (everything it reads is in
-# the repository): checks that every citation resolves in docs/, builds with warnings as errors, checks the
-# format, creates the venv with the pinned official PubNub Python SDK (the Swift suites use it as a peer), runs the
-# Swift suites (plain and under ThreadSanitizer), then the interop suite that drives that SDK against LocalOrigin,
-# then every fuzz target for a few seconds and a quick run of `LegacyDemo bench`, as smoke tests.
+# the repository): checks that every citation resolves in docs/, builds with warnings as errors, type-checks the
+# Apple-only files against SDK stand-ins and a Swift 5 app against the modules, checks the format, creates the venv with the pinned official PubNub Python
+# SDK (the Swift suites use it as a peer), runs the Swift suites (plain and under ThreadSanitizer), then the interop
+# suite that drives that SDK against LocalOrigin, then every fuzz target for a few seconds and a quick run of
+# `LegacyDemo bench`, as smoke tests.
 # Set SKIP_TSAN=1 to skip the sanitizer run while iterating.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,9 +16,24 @@ step() { printf '\n==> %s\n' "$*"; }
 step "citations: every reference in Sources, Tests, Scripts and Package.swift resolves in docs/"
 python3 Scripts/check-citations.py
 
-# Tests are built here too: the migration check's symbol-graph dump needs every module of the package built.
+# Tests are built here too. The migration check reads the symbol graphs of the modules built here, and the Apple
+# type check imports them.
 step "build, tests included (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
+
+# Nothing Apple-only is built here: the seam files that only Apple platforms compile are type-checked against the
+# stand-ins of Tests/AppleStandIns, after the script checks that no other file holds platform code and that a
+# misspelled call in each seam file fails (Scripts/check-apple-branches.py). Needs the modules of the build above.
+step "Apple-only code: type-checked against the SDK stand-ins (the script first tests itself)"
+python3 Scripts/check-apple-branches.py
+
+# A Swift 5 app depends on this package unchanged (the manifest's tools version only asks for Swift 6.1; the language
+# mode is per package): Tests/Swift5Consumer, MIGRATION.md §3's delegate and more, type-checked in Swift 5 mode with
+# warnings as errors against the modules built above.
+step "a Swift 5 app: Tests/Swift5Consumer type-checked in Swift 5 mode (warnings are errors)"
+swiftc -typecheck -swift-version 5 -warnings-as-errors -I "$(swift build --show-bin-path)/Modules" \
+    Tests/Swift5Consumer/main.swift
+echo "Swift 5 consumer: OK"
 
 step "format lint"
 swift format lint --strict -r Package.swift Sources Tests Fuzz

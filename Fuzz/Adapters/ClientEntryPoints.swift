@@ -247,4 +247,25 @@ enum ClientEntryPoints {
         )
         return Endpoint.time.request(in: context, timeout: 10)?.url
     }
+
+    // MARK: - Certificates (TLS trust)
+
+    /// The DER certificates of a PEM text, or nil when it is refused (`TrustEvaluation.certificates(fromPEM:)`).
+    static func certificates(fromPEM text: [UInt8]) -> [[UInt8]]? {
+        try? TrustEvaluation.certificates(fromPEM: text).get()
+    }
+
+    /// Where the SubjectPublicKeyInfo of a DER certificate lies in it, nil when it cannot be read.
+    static func publicKeyInfoRange(ofCertificate der: [UInt8]) -> Range<Int>? {
+        TrustEvaluation.subjectPublicKeyInfo(ofCertificate: der)?.indices
+    }
+
+    /// The pin digest of a certificate and the SHA-256 of the bytes given as its SubjectPublicKeyInfo.
+    static func publicKeyDigest(ofCertificate der: [UInt8]) -> [UInt8]? {
+        TrustEvaluation.publicKeyDigest(ofCertificate: der)
+    }
+
+    static func sha256(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        SHA256.hash(bytes)
+    }
 }

@@ -1,7 +1,8 @@
 /// Writes every Swift spelling of a report into one Swift file that `swiftc -typecheck` can check against the
 /// layer (`pnport --emit-check FILE`). Each spelling goes where it would stand in the port: a statement in a method
 /// of its class (its variables as parameters), a delegate method in a class adopting `PNDelegate` (and asked of
-/// the protocol, so a method no requirement matches fails), a `case` in a switch, a class line in a namespace.
+/// the protocol, so a method no requirement matches fails), a `case` in a switch, a class line in a namespace (with a
+/// delegate method of the class's own, so a main-actor class must adopt `@preconcurrency PNDelegate`).
 /// The app's own names (its classes, properties, methods) are not declared here: give the compiler stubs of them.
 struct CheckFile {
     /// The file's text and the number of entries it holds (every entry with a spelling).
@@ -64,6 +65,15 @@ struct CheckFile {
                     )
                 } else {
                     body.append("enum PNPortCheck\(number) { \(swift) {} }")
+                }
+                // A delegate method of the class's own, in its isolation: the conformance of a main-actor class then
+                // crosses into main-actor code, which Swift 6 refuses unless the line adopts `@preconcurrency
+                // PNDelegate` (MIGRATION.md §3). An empty class would conform either way.
+                if let className = entry.className, swift.contains("PNDelegate") {
+                    body.append(
+                        "extension PNPortCheck\(number).\(className) { "
+                            + "func pubnubClient(_ client: PubNub, didConnectToOrigin origin: String) {} }"
+                    )
                 }
             }
         }

@@ -52,7 +52,8 @@ extension Edit.Kind {
     var sectionTitle: String {
         switch self {
         case .switchWithoutDefault, .optional, .defaultConfiguration: return "The naming rule"
-        case .mainActorDelegate, .shouldAnswer: return "Delivery"
+        case .mainActorDelegate: return "The 3.4 \"start coding\" example"
+        case .shouldAnswer: return "Delivery"
         case .notificationPayload, .notificationObserver: return "Notifications"
         case .logSwitch, .exhaustiveSwitch: return "Encryption, errors and logging"
         case .protectedHeader, .weakReference: return "Reference"

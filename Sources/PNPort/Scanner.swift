@@ -178,8 +178,10 @@ struct Scanner {
         }
     }
 
-    /// `@interface X : Super <…, PNDelegate>` (or `@interface X () <PNDelegate>`): the Swift class line, with
-    /// `@MainActor` and `@preconcurrency` for a UIKit or AppKit class (MIGRATION.md §4).
+    /// `@interface X : Super <…, PNDelegate>` (or `@interface X () <PNDelegate>`): the Swift class line. A UIKit or
+    /// AppKit class adopts `@preconcurrency PNDelegate`, MIGRATION.md §3's one edit, and nothing else: its superclass
+    /// or application delegate protocol already makes it main-actor isolated, so it needs no `@MainActor` of its own
+    /// (the type check's stand-in of an extended class says `@MainActor`, as the class's own declaration implies).
     private mutating func adoption(_ header: InterfaceHeader) {
         var translator = self.translator(Scope(), CodeContext(className: header.name))
         translator.use(.delegateAdoption, "PNDelegate")
@@ -188,19 +190,18 @@ struct Scanner {
             $0 == "PNDelegate" && isMainActor ? "@preconcurrency PNDelegate" : $0
         }
         let superclass = self.model.classes[header.name]?.superclass
-        let classLine = (isMainActor ? "@MainActor " : "") + "class \(header.name)"
         let swift: String
         var standIn: String?
         if header.isExtension || header.keyword == "@implementation" {
             swift = "extension \(header.name): \(protocols.joined(separator: ", ")) {}"
-            standIn = classLine + (superclass.map { ": \($0)" } ?? "")
+            standIn = (isMainActor ? "@MainActor " : "") + "class \(header.name)" + (superclass.map { ": \($0)" } ?? "")
         } else {
-            swift = classLine + ": " + ([superclass].compactMap { $0 } + protocols).joined(separator: ", ")
+            swift = "class \(header.name): " + ([superclass].compactMap { $0 } + protocols).joined(separator: ", ")
         }
         if isMainActor {
             translator.edit(
                 .mainActorDelegate,
-                "a UIKit/AppKit class is main-actor isolated in Swift 6: declare it `@MainActor` and adopt `@preconcurrency PNDelegate`"
+                "UIKit/AppKit make this class main-actor isolated in Swift 6: adopt `@preconcurrency PNDelegate`, the one edit (no `@MainActor` needed)"
             )
         }
         self.record(

@@ -82,7 +82,7 @@ struct Vocabulary {
     func isAPIClass(_ name: String) -> Bool { self.apiClasses.contains(name) }
 
     /// A UIKit or AppKit class, or one that adopts their application delegate protocol: main-actor isolated in
-    /// Swift 6, so it adopts `PNDelegate` with `@preconcurrency` (MIGRATION.md §4).
+    /// Swift 6, so it adopts `PNDelegate` with `@preconcurrency` (MIGRATION.md §3).
     func isMainActorClass(_ name: String) -> Bool {
         self.model.lineage(of: name).contains { className in
             Self.mainActorTypes.contains(className)

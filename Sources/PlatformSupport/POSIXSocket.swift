@@ -1,10 +1,15 @@
 // Thin wrappers over the POSIX socket calls the client transport and LocalOrigin's server need, so the rest of the
-// socket code has no `#if`. Glibc and Darwin import the same C functions with slightly different Swift types
-// (enum-typed constants on Glibc, `Int32` on Darwin); every difference is absorbed here. Only system calls: no
-// protocol, no parsing.
+// socket code has no `#if`. The C libraries import the same C functions with slightly different Swift types
+// (enum-typed constants on Glibc, `Int32` on Musl, Android and Darwin: `constant(_:)` takes both); the one
+// behaviour that differs, keeping a write to a reset connection from raising SIGPIPE, is in the seam files
+// `POSIXSocket+Darwin.swift` and `POSIXSocket+Linux.swift`. Only system calls: no protocol, no parsing.
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -16,23 +21,17 @@ package enum POSIXSocket {
     // MARK: - Constants
 
     /// `SOCK_STREAM` as the `Int32` `socket` takes.
-    package static let streamType: Int32 = {
-        #if canImport(Glibc)
-        return Int32(SOCK_STREAM.rawValue)
-        #else
-        return SOCK_STREAM
-        #endif
-    }()
+    package static let streamType = POSIXSocket.constant(SOCK_STREAM)
 
-    /// Flags for `send`: on Linux `MSG_NOSIGNAL` keeps a write to a reset socket from raising SIGPIPE; Darwin uses
-    /// the per-socket `SO_NOSIGPIPE` option instead (set in `configureStream`).
-    private static let sendFlags: Int32 = {
-        #if canImport(Glibc)
-        return Int32(MSG_NOSIGNAL)
-        #else
-        return 0
-        #endif
-    }()
+    /// A C constant as `Int32`, whether the C library imports it as an `Int32` (Musl, Android, Darwin) or as an
+    /// enum case (Glibc's `__socket_type`, `__rlimit_resource`).
+    package static func constant(_ value: Int32) -> Int32 { value }
+
+    /// A C constant Glibc imports as an enum case, as `Int32`.
+    package static func constant<Constant: RawRepresentable>(_ value: Constant) -> Int32
+    where Constant.RawValue: BinaryInteger {
+        Int32(value.rawValue)
+    }
 
     /// `POLLIN` as a `pollfd` event.
     package static let pollIn = Int16(POLLIN)
@@ -89,13 +88,11 @@ package enum POSIXSocket {
         return setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0
     }
 
-    /// Turns off the Nagle delay (requests and answers are small and latency-bound) and, on Darwin, SIGPIPE for every
-    /// write to `fd` (OpenSSL's too).
+    /// Turns off the Nagle delay (requests and answers are small and latency-bound) and, where the platform does it
+    /// per socket (Darwin), SIGPIPE for every write to `fd` (OpenSSL's too): `configureBrokenPipe`.
     package static func configureStream(_ fd: Int32) {
         self.setOption(fd, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
-        #if canImport(Darwin)
-        self.setOption(fd, level: SOL_SOCKET, name: SO_NOSIGPIPE, value: 1)
-        #endif
+        self.configureBrokenPipe(fd)
     }
 
     /// Wakes whatever thread waits in `poll` on `fd` (it sees end of stream) without releasing the descriptor, so
@@ -110,24 +107,7 @@ package enum POSIXSocket {
     }
 
     private static func shutdown(_ fd: Int32, how: Int32) {
-        #if canImport(Glibc)
-        _ = Glibc.shutdown(fd, how)
-        #else
-        _ = Darwin.shutdown(fd, how)
-        #endif
-    }
-
-    /// Blocks SIGPIPE for the calling thread, so a write to a connection the peer reset fails with EPIPE instead of
-    /// ending the process. OpenSSL writes with `write`, where no `MSG_NOSIGNAL` flag can be passed; the signal a
-    /// blocked write raises stays pending on this thread and is dropped when the thread ends.
-    package static func blockBrokenPipeSignal() {
-        #if canImport(Glibc)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGPIPE)
-        _ = pthread_sigmask(SIG_BLOCK, &set, nil)
-        #endif
-        // Darwin: `SO_NOSIGPIPE` (set in `configureStream`) covers every write to the socket, OpenSSL's too.
+        _ = systemShutdown(fd, how)
     }
 
     // MARK: - Name resolution
@@ -209,20 +189,12 @@ package enum POSIXSocket {
 
     /// `send` that never raises SIGPIPE. Returns the byte count, or -1 with `errno` set.
     package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-        #if canImport(Glibc)
-        return Glibc.send(fd, bytes.baseAddress, bytes.count, self.sendFlags)
-        #else
-        return Darwin.send(fd, bytes.baseAddress, bytes.count, self.sendFlags)
-        #endif
+        systemSend(fd, bytes.baseAddress, bytes.count, self.sendFlags)
     }
 
     /// `recv` into `buffer`. Returns the byte count, 0 at end of stream, or -1 with `errno` set.
     package static func receive(_ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
-        #if canImport(Glibc)
-        return Glibc.recv(fd, buffer.baseAddress, buffer.count, 0)
-        #else
-        return Darwin.recv(fd, buffer.baseAddress, buffer.count, 0)
-        #endif
+        systemReceive(fd, buffer.baseAddress, buffer.count, 0)
     }
 
     /// True for the `errno` values that mean "not now, try again": EAGAIN, EWOULDBLOCK, EINTR.
@@ -235,11 +207,7 @@ package enum POSIXSocket {
     package static func wait(_ fd: Int32, for events: Int16, milliseconds: Int32) -> Int32 {
         var entry = pollfd(fd: fd, events: events, revents: 0)
         while true {
-            #if canImport(Glibc)
-            let result = Glibc.poll(&entry, 1, milliseconds)
-            #else
-            let result = Darwin.poll(&entry, 1, milliseconds)
-            #endif
+            let result = systemPoll(&entry, 1, milliseconds)
             if result > 0 { return Int32(entry.revents) }
             if result == 0 { return 0 }
             if errno != EINTR { return -1 }
@@ -250,13 +218,22 @@ package enum POSIXSocket {
     package static func poll(_ fds: inout [pollfd], timeout: Int32) -> Int32 {
         while true {
             let result = fds.withUnsafeMutableBufferPointer { buffer in
-                #if canImport(Glibc)
-                return Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
-                #else
-                return Darwin.poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
-                #endif
+                systemPoll(buffer.baseAddress, nfds_t(buffer.count), timeout)
             }
             if result >= 0 || errno != EINTR { return result }
         }
     }
+}
+
+// The C library's calls that `POSIXSocket` has members of the same name for: at file scope the names are the C
+// library's, whichever module provides them.
+private func systemShutdown(_ fd: Int32, _ how: Int32) -> Int32 { shutdown(fd, how) }
+private func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+    send(fd, bytes, count, flags)
+}
+private func systemReceive(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+    recv(fd, buffer, count, flags)
+}
+private func systemPoll(_ fds: UnsafeMutablePointer<pollfd>?, _ count: nfds_t, _ timeout: Int32) -> Int32 {
+    poll(fds, count, timeout)
 }

@@ -13,7 +13,7 @@ import Testing
     /// `file:line kind: Swift` for every entry, in input order.
     static let expectedEntries = [
         "ChatAppDelegate.h:7 #import: import PubNubLegacy",
-        "ChatAppDelegate.h:10 PNDelegate adoption: @MainActor class ChatAppDelegate: UIResponder, UIApplicationDelegate, @preconcurrency PNDelegate",
+        "ChatAppDelegate.h:10 PNDelegate adoption: class ChatAppDelegate: UIResponder, UIApplicationDelegate, @preconcurrency PNDelegate",
         "ChatAppDelegate.h:14 block type: PNClientConnectionSuccessBlock",
         "ChatAppDelegate.m:7 #import: (delete the line)",
         "ChatAppDelegate.m:8 #import: (not spelled)",
@@ -136,7 +136,7 @@ import Testing
 
     /// `file:line edit` and the MIGRATION.md section number for every edit flagged beyond the naming rule.
     static let expectedEdits = [
-        "ChatAppDelegate.h:10 @MainActor delegate §4",
+        "ChatAppDelegate.h:10 @MainActor delegate §3",
         "ChatAppDelegate.m:7 protected header §9",
         "ChatAppDelegate.m:38 weak reference §9",
         "ChatAppDelegate.m:43 optional value §2",
@@ -155,7 +155,7 @@ import Testing
         "ChatAppDelegate.m:117 optional value §2",
         "ChatAppDelegate.m:135 should… answer nil §4",
         "ChatViewController.m:7 protected header §9",
-        "ChatViewController.m:17 @MainActor delegate §4",
+        "ChatViewController.m:17 @MainActor delegate §3",
         "ChatViewController.m:34 Linux Foundation §10",
         "ChatViewController.m:51 notification observer §6",
         "ChatViewController.m:72 notification payload §6",

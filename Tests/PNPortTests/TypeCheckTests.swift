@@ -5,8 +5,9 @@ import Testing
 
 /// Every Swift spelling the assistant prints for the ChatApp fixture, compiled: `swiftc -typecheck` over the file
 /// `--emit-check` writes, with the stubs of the app's own names, against the PubNubLegacy and PNObservation modules
-/// this package just built. A spelling that names a missing method, the wrong labels, a wrong type or a delegate
-/// method no requirement matches fails it; the second test shows that it does.
+/// this package just built. A spelling that names a missing method, the wrong labels, a wrong type, a delegate
+/// method no requirement matches or a UIKit class adopting `PNDelegate` without `@preconcurrency` fails it; the second
+/// test shows that it does.
 @Suite(.serialized) struct TypeCheckTests {
     /// Writes the check file and runs the compiler on it with the stubs; the compiler's run.
     private func typeCheck(_ text: String) throws -> ToolRun {
@@ -58,6 +59,8 @@ import Testing
             ("label", "toChannel: channel,", "onChannel: channel,"),
             ("delegate method", "didReceivePresenceEvent event:", "didReceivePresenceEvents event:"),
             ("case", "case .PNSubscriptionProcessRestoredState:", "case .PNSubscriptionProcessRestored:"),
+            // A UIKit class's line without MIGRATION.md §3's one edit: Swift 6 refuses the crossing conformance.
+            ("main-actor adoption", ", @preconcurrency PNDelegate", ", PNDelegate"),
         ]
         for (name, right, wrong) in mutations {
             var mutated = report

@@ -148,36 +148,52 @@ func migrationSnippet6() throws {
 }
 
 // MIGRATION.md snippet 7, under "3. The 3.4 "start coding" example, ported" (file scope).
-final class AppDelegate: PNDelegate {
+// iOS: `class AppDelegate: UIResponder, UIApplicationDelegate, @preconcurrency PNDelegate`.
+// UIResponder is an NSObject that makes the class main-actor isolated; without UIKit, NSObject and `@MainActor` do.
+@MainActor
+class AppDelegate: NSObject, @preconcurrency PNDelegate {
+    // application(_:didFinishLaunchingWithOptions:)
+    func didFinishLaunching() {
+        PubNub.setDelegate(self)
+    }
+
     func pubnubClient(_ client: PubNub, didReceiveMessage message: PNMessage) {
         print("received: \(message.message ?? "")")
     }
 }
 
-// MIGRATION.md snippet 8, under "3. The 3.4 "start coding" example, ported".
-func migrationSnippet8() throws {
-    let appDelegate = AppDelegate()  // the delegate is held weakly: keep it
-    PubNub.setDelegate(appDelegate)
-
-    PubNub.setConfiguration(
-        PNConfiguration.configurationForOrigin(
-            "pubsub.pubnub.com",
-            publishKey: "demo",
-            subscribeKey: "demo",
-            secretKey: "mySecret"
+// MIGRATION.md snippet 8, under "3. The 3.4 "start coding" example, ported" (file scope).
+// iOS: `class ViewController: UIViewController`
+@MainActor
+final class ViewController: NSObject {
+    func viewDidLoad() {
+        PubNub.setConfiguration(
+            PNConfiguration.configurationForOrigin(
+                "pubsub.pubnub.com",
+                publishKey: "demo",
+                subscribeKey: "demo",
+                secretKey: "mySecret"
+            )
         )
-    )
-    PubNub.connect()
+        PubNub.connect()
 
-    let channel1 = PNChannel.channelWithName("a", shouldObservePresence: true)
-    PubNub.subscribeOnChannel(channel1)
-    PubNub.sendMessage("hello from PubNub iOS!", toChannel: channel1)
+        let channel1 = PNChannel.channelWithName("a", shouldObservePresence: true)
+        PubNub.subscribeOnChannel(channel1)
+        PubNub.sendMessage("hello from PubNub iOS!", toChannel: channel1)
+    }
+}
+
+// MIGRATION.md snippet 9, under "3. The 3.4 "start coding" example, ported".
+@MainActor func migrationSnippet9() throws {
+    let appDelegate = AppDelegate()  // the delegate is held weakly: keep it
+    appDelegate.didFinishLaunching()
+    ViewController().viewDidLoad()
 
     dispatchMain()  // a command-line program must let the main queue run
 }
 
-// MIGRATION.md snippet 9, under "Developing offline with LocalOrigin" (run by SnippetTests).
-func migrationSnippet9() throws {
+// MIGRATION.md snippet 10, under "Developing offline with LocalOrigin" (run by SnippetTests).
+func migrationSnippet10() throws {
     let origin = try LocalOrigin.start()  // 127.0.0.1, kernel-chosen port
     defer { origin.stop() }
 
@@ -213,7 +229,7 @@ func migrationSnippet9() throws {
     client.disconnect()
 }
 
-// MIGRATION.md snippet 10, under "4. Delivery: one event, four channels, one queue" (file scope).
+// MIGRATION.md snippet 11, under "4. Delivery: one event, four channels, one queue" (file scope).
 @MainActor
 final class ChatViewController {
     var lines: [String] = []
@@ -229,8 +245,8 @@ extension ChatViewController: @preconcurrency PNDelegate {
     }
 }
 
-// MIGRATION.md snippet 11, under "TLS: trust anchors and pins".
-func migrationSnippet11() throws {
+// MIGRATION.md snippet 12, under "TLS: trust anchors and pins".
+func migrationSnippet12() throws {
     let configuration = PNConfiguration(
         origin: "pubnub.internal.example:8443",
         publishKey: "pub-key",
@@ -245,8 +261,8 @@ func migrationSnippet11() throws {
     ]
 }
 
-// MIGRATION.md snippet 12, under "6. Notifications".
-func migrationSnippet12() throws {
+// MIGRATION.md snippet 13, under "6. Notifications".
+func migrationSnippet13() throws {
     let center = NotificationCenter.default
     let token = center.addObserver(forName: kPNClientDidReceiveMessageNotification, object: nil, queue: nil) { note in
         if let message = note.pnPayload(as: PNMessage.self) {
@@ -262,7 +278,7 @@ func migrationSnippet12() throws {
     center.removeObserver(failures)
 }
 
-// MIGRATION.md snippet 13, under "7. PNObservationCenter" (file scope).
+// MIGRATION.md snippet 14, under "7. PNObservationCenter" (file scope).
 final class ChatScreen {
     private(set) var lines: [String] = []
 
@@ -281,8 +297,8 @@ final class ChatScreen {
     }
 }
 
-// MIGRATION.md snippet 14, under "8. Encryption, errors and logging".
-func migrationSnippet14() throws {
+// MIGRATION.md snippet 15, under "8. Encryption, errors and logging".
+func migrationSnippet15() throws {
     PubNub.requestServerTimeTokenWithCompletionBlock { timeToken, error in
         if let error {
             switch error.code {
@@ -299,14 +315,14 @@ func migrationSnippet14() throws {
     }
 }
 
-// MIGRATION.md snippet 15, under "8. Encryption, errors and logging".
-func migrationSnippet15() throws {
+// MIGRATION.md snippet 17, under "8. Encryption, errors and logging".
+func migrationSnippet17() throws {
     PNLOG_GENERAL_LOGGING_ENABLED = true
     PNLOG_CONNECTION_LAYER_ERROR_LOGGING_ENABLED = true
     PNLogger.setSink(PNLogger.standardErrorSink)
 }
 
-// MIGRATION.md snippet 16, under "11. Modernising a ported app" (file scope).
+// MIGRATION.md snippet 18, under "11. Modernising a ported app" (file scope).
 final class PriceFeed: PNDelegate {
     let client: PubNub
     let channel = PNChannel.channelWithName("prices")
@@ -342,7 +358,7 @@ final class PriceFeed: PNDelegate {
     }
 }
 
-// MIGRATION.md snippet 17, under "11. Modernising a ported app" (file scope).
+// MIGRATION.md snippet 19, under "11. Modernising a ported app" (file scope).
 func runPriceFeed(configuration: PNConfiguration) async throws {
     let client = PubNubClient(configuration: configuration)
     try await client.connect()
@@ -360,7 +376,7 @@ func runPriceFeed(configuration: PNConfiguration) async throws {
     }
 }
 
-// MIGRATION.md snippet 18, under "11. Modernising a ported app" (file scope).
+// MIGRATION.md snippet 20, under "11. Modernising a ported app" (file scope).
 func recentPrices() async throws -> [String] {
     let client = PubNubClient(wrapping: PubNub.sharedInstance())
     let messages = try await client.history(of: "prices", limit: 20)
@@ -374,6 +390,6 @@ func runnableSnippets() -> [(name: String, run: () throws -> Void)] {
     [
         ("readmeSnippet3", readmeSnippet3),
         ("migrationSnippet3", migrationSnippet3),
-        ("migrationSnippet9", migrationSnippet9),
+        ("migrationSnippet10", migrationSnippet10),
     ]
 }

@@ -179,12 +179,8 @@ enum SoakCommand {
         return source
     }
 
-    /// The resident set size from /proc/self/status (Linux), or nil where there is none.
+    /// The resident set size in KiB (Linux: /proc; Apple platforms: the Mach task info), or nil where there is none.
     static func residentKiB() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.dropFirst(6).filter(\.isNumber))
-        }
-        return nil
+        BenchMemory.residentKiB()
     }
 }

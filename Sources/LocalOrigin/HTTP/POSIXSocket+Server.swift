@@ -5,6 +5,10 @@ import PlatformSupport
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -23,11 +27,7 @@ extension POSIXSocket {
     /// Accepts one pending connection and configures it (`configureAccepted`). Returns -1 with `errno` set when none is pending or on
     /// failure.
     static func accept(_ listener: Int32) -> Int32 {
-        #if canImport(Glibc)
-        let fd = Glibc.accept(listener, nil, nil)
-        #else
-        let fd = Darwin.accept(listener, nil, nil)
-        #endif
+        let fd = systemAccept(listener)
         if fd >= 0 { self.configureAccepted(fd) }
         return fd
     }
@@ -35,11 +35,7 @@ extension POSIXSocket {
     /// Raises the soft open-files limit to the hard limit, so a thousand parked long-polls (two descriptors each
     /// when the clients are in-process) fit. Failure is ignored: the server still works with fewer connections.
     static func raiseOpenFileLimit() {
-        #if canImport(Glibc)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
+        let resource = self.constant(RLIMIT_NOFILE)
         var limit = rlimit()
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         var raised = limit
@@ -135,3 +131,6 @@ extension POSIXSocket {
 private func listenOnSocket(_ fd: Int32, _ backlog: Int32) -> Int32 {
     listen(fd, backlog)
 }
+
+/// The C library's `accept`, which `POSIXSocket.accept` hides inside the type.
+private func systemAccept(_ listener: Int32) -> Int32 { accept(listener, nil, nil) }

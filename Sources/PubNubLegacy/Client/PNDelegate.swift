@@ -10,6 +10,10 @@ import Foundation
 ///
 /// "Gated" callbacks are made only while the client is connected or recovering from a network loss
 /// (docs/API-3.4.md §1.3); their completion blocks are called in every state.
+///
+/// The protocol is not bound to an actor, so a delegate may take its callbacks on a queue of its own. A `@MainActor`
+/// delegate — UIKit's app delegate, a view controller — conforms as `@preconcurrency PNDelegate` and keeps the main
+/// delivery queue; Swift then checks at every callback that it runs on the main actor (MIGRATION.md §3).
 public protocol PNDelegate: AnyObject {
     /// A configuration error (code 100, from `setConfiguration`/`setupWithConfiguration` or `connect`), a message-
     /// count-exceeded report (`kPNRequestMessageCountExceededError`), or a decryption-failure report: right after a

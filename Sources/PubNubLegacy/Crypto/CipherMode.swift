@@ -15,7 +15,8 @@ enum CipherMode: Sendable, Equatable, CaseIterable {
     case randomIV
 
     /// The mode a client uses when its configuration does not choose one: `.compatibility33` when the package is
-    /// built with `-D CRYPTO_BACKWARD_COMPATIBILITY_MODE` (as 3.4.2 was), `.standard` otherwise.
+    /// built with the `CRYPTO_BACKWARD_COMPATIBILITY_MODE` trait or `-D` condition (as 3.4.2 was), `.standard`
+    /// otherwise.
     static var buildDefault: CipherMode {
         #if CRYPTO_BACKWARD_COMPATIBILITY_MODE
         return .compatibility33

@@ -240,10 +240,11 @@ final class ClientEngine: @unchecked Sendable {
     }
 
     /// Publishes that may wait for their answers at once: `publishPipelineDepth`, or 1 where publishes do not go
-    /// through the pipelined lane (TLS).
+    /// through the pipelined lane (TLS, or an origin this platform reaches through URLSession: `TransportRoute`).
     var pipelineDepth: Int {
         guard let settings = self.settings, settings.publishPipelineDepth > 1,
-            !settings.secure || self.security.level == .plain
+            !settings.secure || self.security.level == .plain,
+            TransportRoute.plainHTTPUsesSockets(origin: settings.origin, on: .current(socketsCarryTLS: false))
         else {
             return 1
         }

@@ -28,7 +28,7 @@ enum SecurityLevel: Sendable, Equatable, CustomStringConvertible {
     /// - Parameters:
     ///   - reduceSecurityLevelOnError: the configuration allows relaxed certificate validation.
     ///   - ignoreSecureConnectionRequirement: the configuration allows plain HTTP.
-    ///   - canRelax: the transport can relax certificate validation (Apple platforms only); without it the
+    ///   - canRelax: the transport can relax certificate validation (not URLSession on Linux); without it the
     ///     relaxed rung is skipped, because a retry there would validate exactly as before.
     func next(
         reduceSecurityLevelOnError: Bool,

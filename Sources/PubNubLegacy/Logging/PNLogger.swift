@@ -1,7 +1,7 @@
 // Logging (docs/DESIGN.md §8). 3.4 chose its log categories with compile-time `PNLOG_…_ENABLED` macros, all on, and
 // wrote with `NSLog`. Here each category has a runtime switch with the macro's name, all off by default, and lines
-// go to a sink the application installs; the library never prints. Building with the `PUBNUB_DISABLE_LOGGER`
-// condition removes logging entirely: the API stays so code compiles, but switches stay off and nothing is
+// go to a sink the application installs; the library never prints. Building with the `PUBNUB_DISABLE_LOGGER` trait
+// (or `-D` condition) removes logging entirely: the API stays so code compiles, but switches stay off and nothing is
 // formatted or written.
 
 import Foundation

@@ -102,14 +102,17 @@ extension PNConfiguration {
 extension PNConfiguration {
     /// Default of `maximumResponseBodySize`: 32 MiB.
     static let defaultMaximumResponseBodySize = ResponseLimits.defaultMaximumBodyBytes
-    /// The path of a PEM file of CA certificates that the client trusts for TLS instead of the system's trust store,
-    /// e.g. the private CA of your own origin or a test CA. nil (the default): the system trust store (on Linux
-    /// OpenSSL's default, which honours `SSL_CERT_FILE` and `SSL_CERT_DIR`). The file is read when a connection
-    /// needs it; one that cannot be read fails the connection with a TLS failure (category `.tlsFailure`, code
-    /// -1200) naming the file. The host name is verified as with the system store.
+    /// The path of a PEM file of certificates that the client trusts for TLS instead of the system's trust store,
+    /// e.g. the private CA of your own origin or a test CA; every certificate of the file is an anchor, a CA's or
+    /// not. nil (the default): the system trust store (on Linux OpenSSL's default, which honours `SSL_CERT_FILE` and
+    /// `SSL_CERT_DIR`; on Apple platforms the system's). The file is read when a connection needs it; one that cannot
+    /// be read, or holds no certificate or a broken one, fails the connection with a TLS failure (category
+    /// `.tlsFailure`, code -1200) naming the file. The host name is verified as with the system store.
     ///
-    /// Needs the package's own TLS (Linux, OpenSSL); where TLS goes through URLSession (Apple platforms, or Linux
-    /// without OpenSSL) an `https` request with this set fails with a TLS failure instead of ignoring it.
+    /// Works on Linux (the package's own TLS, OpenSSL) and on Apple platforms (URLSession's server-trust
+    /// challenge, the Security framework), with the same file format and failures. Only a Linux system without
+    /// OpenSSL, where libcurl carries TLS, cannot honour it: an `https` request with this set fails there with a TLS
+    /// failure instead of ignoring it.
     public var anchorCertificatesFile: String? {
         get { self.settings.withLock { $0.anchorCertificatesFile } }
         set { self.settings.withLock { $0.anchorCertificatesFile = newValue } }
@@ -123,7 +126,7 @@ extension PNConfiguration {
     /// `.tlsFailure`, code -1202) that names the server's own pin. Verification still happens first. Empty (the
     /// default): no pinning. A value that is not such a hash makes the configuration invalid (code 100).
     ///
-    /// Needs the package's own TLS, as `anchorCertificatesFile` does.
+    /// Works where `anchorCertificatesFile` does: Linux with OpenSSL and Apple platforms.
     public var pinnedPublicKeyHashes: [String] {
         get { self.settings.withLock { $0.pinnedPublicKeyHashes } }
         set { self.settings.withLock { $0.pinnedPublicKeyHashes = newValue } }

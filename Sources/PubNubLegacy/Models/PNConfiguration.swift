@@ -61,8 +61,8 @@ public final class PNConfiguration: NSObject, NSCopying, CustomReflectable, @unc
         }
     }
 
-    /// On when the package is built with the `CRYPTO_BACKWARD_COMPATIBILITY_MODE` condition, 3.4's compile switch
-    /// for the 3.3 cipher scheme (docs/CRYPTO.md §2).
+    /// On when the package is built with the `CRYPTO_BACKWARD_COMPATIBILITY_MODE` trait (or `-D` condition), 3.4's
+    /// compile switch for the 3.3 cipher scheme (docs/CRYPTO.md §2).
     static var cryptoBackwardCompatibilityModeDefault: Bool {
         #if CRYPTO_BACKWARD_COMPATIBILITY_MODE
         return true
@@ -277,7 +277,9 @@ public final class PNConfiguration: NSObject, NSCopying, CustomReflectable, @unc
     }
 
     /// Whether the client uses TLS (https). Default YES. 3.4 getter: `shouldUseSecureConnection`;
-    /// 4.x name: `TLSEnabled`.
+    /// 4.x name: `TLSEnabled`. On Apple platforms plain `http` to another machine goes through URLSession like
+    /// `https`, so App Transport Security applies: an app needs an ATS exception for that origin
+    /// (`NSAppTransportSecurity` in its Info.plist); loopback origins (`LocalOrigin`) need none.
     public var useSecureConnection: Bool {
         get { self.settings.withLock { $0.useSecureConnection } }
         set { self.settings.withLock { $0.useSecureConnection = newValue } }

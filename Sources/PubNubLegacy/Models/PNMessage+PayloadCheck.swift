@@ -83,7 +83,7 @@ private struct PayloadWalk {
         }
         if type is NSArray.Type, let array = value as? NSArray {
             return self.enter(array, depth: depth) { walk in
-                for element in Self.elements(of: array) {
+                for element in StoredElements.elements(of: array) {
                     if let problem = walk.check(element, depth: depth + 1) { return problem }
                 }
                 return nil
@@ -91,7 +91,7 @@ private struct PayloadWalk {
         }
         if type is NSDictionary.Type, let dictionary = value as? NSDictionary {
             return self.enter(dictionary, depth: depth) { walk in
-                for (key, element) in Self.members(of: dictionary) {
+                for (key, element) in StoredElements.members(of: dictionary) {
                     if let problem = walk.check(key, depth: depth + 1) ?? walk.check(element, depth: depth + 1) {
                         return problem
                     }
@@ -136,32 +136,6 @@ private struct PayloadWalk {
         guard self.path.insert(identity).inserted else { return .cycle }
         defer { self.path.remove(identity) }
         return body(&self)
-    }
-
-    /// The elements of `array` as stored. On Linux, reading an element of an `NSArray` (subscript, iteration,
-    /// `object(at:)`) bridges it to a Swift value, deeply: an array that contains itself recurses until the stack
-    /// overflows. Its mirror shows the stored objects without bridging them; the bridged reading stays as a fallback
-    /// should a Foundation release mirror arrays differently.
-    private static func elements(of array: NSArray) -> [Any] {
-        #if canImport(Darwin)
-        return array.map { $0 }
-        #else
-        let stored = Mirror(reflecting: array).children.map(\.value)
-        return stored.count == array.count ? stored : array.map { $0 }
-        #endif
-    }
-
-    /// The keys and values of `dictionary` as stored, for the reason given at `elements(of:)`.
-    private static func members(of dictionary: NSDictionary) -> [(key: Any, value: Any)] {
-        #if canImport(Darwin)
-        return dictionary.map { (key: $0.key, value: $0.value) }
-        #else
-        let stored = Mirror(reflecting: dictionary).children.compactMap { child -> (key: Any, value: Any)? in
-            guard let pair = child.value as? (key: NSObject, value: AnyObject) else { return nil }
-            return (key: pair.key, value: pair.value)
-        }
-        return stored.count == dictionary.count ? stored : dictionary.map { (key: $0.key, value: $0.value) }
-        #endif
     }
 
     /// Whether `number` holds a `float` or `double` (integers and booleans are always finite).

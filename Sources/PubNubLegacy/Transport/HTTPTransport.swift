@@ -17,8 +17,8 @@ struct TransportRequest: Sendable, Equatable {
     var relaxedCertificateValidation = false
     /// How much of an answer the transport reads before it gives up on it (`TransportFailure.responseTooLarge`).
     var limits = ResponseLimits()
-    /// For `https`: the configuration's own trust anchors and public-key pins. A transport that cannot enforce
-    /// them fails the request with a TLS failure instead of ignoring them.
+    /// For `https`: the configuration's own trust anchors and public-key pins (`TrustEvaluation`). A transport
+    /// that cannot enforce them (URLSession on Linux) fails the request with a TLS failure instead of ignoring them.
     var trust = TLSTrust()
 }
 

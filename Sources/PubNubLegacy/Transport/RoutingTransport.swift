@@ -1,41 +1,40 @@
 import Foundation
 import PlatformSupport
 
-/// The transport a client lane uses. `http://` requests go to the socket transport; so do `https://` requests when
-/// it has OpenSSL (Linux, `SocketTransport.supportsTLS`). Otherwise — Apple platforms, or a Linux system without a
-/// usable OpenSSL — `https://` goes to a `URLSessionTransport` created on first use, and on Linux that fallback is
-/// logged once per process (`TLSFallbackNotice`).
+/// The transport a client lane uses: the package's sockets or a `URLSessionTransport` created on first use, as
+/// `TransportRoute` decides for each request — on Apple platforms URLSession for everything that leaves the machine,
+/// on Linux the sockets for plain HTTP and, with OpenSSL, for TLS too. On Linux, `https` through URLSession is the
+/// fallback for a system without a usable OpenSSL, logged once per process (`TLSFallbackNotice`).
 ///
 /// Completions come from whichever transport carried the request, exactly once and never inside `send`.
 final class RoutingTransport: HTTPTransport {
     private struct State {
         var invalidated = false
-        var secure: (any HTTPTransport)?
+        var session: (any HTTPTransport)?
     }
 
-    private let plain: any HTTPTransport
-    /// Whether `plain` carries `https` too.
-    private let plainCarriesTLS: Bool
-    private let makeSecure: @Sendable () -> any HTTPTransport
+    private let sockets: any HTTPTransport
+    private let platform: TransportRoute.Platform
+    private let makeSession: @Sendable () -> any HTTPTransport
     private let state = Locked(State())
 
     /// - Parameters:
-    ///   - plain: Carries `http://` requests, and `https://` ones too when `plainCarriesTLS`.
-    ///   - plainCarriesTLS: `plain` speaks TLS itself.
-    ///   - makeSecure: Creates the transport for every other request, at its first one.
+    ///   - sockets: Carries what `TransportRoute` gives the sockets.
+    ///   - platform: What the route depends on (whether remote requests go through URLSession, whether `sockets`
+    ///     speak TLS).
+    ///   - makeSession: Creates the URLSession transport, at the first request routed to it.
     init(
-        plain: any HTTPTransport,
-        plainCarriesTLS: Bool = false,
-        makeSecure: @escaping @Sendable () -> any HTTPTransport
+        sockets: any HTTPTransport,
+        platform: TransportRoute.Platform,
+        makeSession: @escaping @Sendable () -> any HTTPTransport
     ) {
-        self.plain = plain
-        self.plainCarriesTLS = plainCarriesTLS
-        self.makeSecure = makeSecure
+        self.sockets = sockets
+        self.platform = platform
+        self.makeSession = makeSession
     }
 
-    /// A lane of `maximumConnections`: sockets for plain HTTP, and for TLS when OpenSSL is there; URLSession for
-    /// TLS otherwise. `reusesConnections`: keep-alive on the socket transport (see `SocketTransport`); URLSession
-    /// manages its own connections.
+    /// A lane of `maximumConnections` on this platform. `reusesConnections`: keep-alive on the socket transport (see
+    /// `SocketTransport`); URLSession manages its own connections.
     convenience init(
         maximumConnections: Int,
         label: String,
@@ -47,8 +46,7 @@ final class RoutingTransport: HTTPTransport {
             label: label,
             reusesConnections: reusesConnections
         )
-        let carriesTLS = sockets.supportsTLS
-        self.init(plain: sockets, plainCarriesTLS: carriesTLS) {
+        self.init(sockets: sockets, platform: .current(socketsCarryTLS: sockets.supportsTLS)) {
             notice.fellBack()
             return URLSessionTransport(maximumConnections: maximumConnections, label: label)
         }
@@ -59,43 +57,43 @@ final class RoutingTransport: HTTPTransport {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        let scheme = request.url.scheme?.lowercased()
-        if scheme == "http" || (scheme == "https" && self.plainCarriesTLS) {
-            return self.plain.send(request, completion: completion)
+        if TransportRoute.decide(for: request.url, on: self.platform) == .sockets {
+            return self.sockets.send(request, completion: completion)
         }
         // Created under the lock so two first requests share one session; creating it calls no user code.
-        let secure = self.state.withLock { state -> (any HTTPTransport)? in
+        let session = self.state.withLock { state -> (any HTTPTransport)? in
             guard !state.invalidated else { return nil }
-            if let secure = state.secure { return secure }
-            let secure = self.makeSecure()
-            state.secure = secure
-            return secure
+            if let session = state.session { return session }
+            let session = self.makeSession()
+            state.session = session
+            return session
         }
-        guard let secure else {
+        guard let session else {
             DispatchQueue.global().async { completion(.failure(.cancelled)) }
             return CancelledTask()
         }
-        return secure.send(request, completion: completion)
+        return session.send(request, completion: completion)
     }
 
     func invalidate() {
-        let secure = self.state.withLock { state -> (any HTTPTransport)? in
+        let session = self.state.withLock { state -> (any HTTPTransport)? in
             state.invalidated = true
-            return state.secure
+            return state.session
         }
-        self.plain.invalidate()
-        secure?.invalidate()
+        self.sockets.invalidate()
+        session?.invalidate()
     }
 
-    /// Where `https` goes can relax validation: the sockets with OpenSSL, or URLSession on Apple platforms.
+    /// Where the origin's `https` goes can relax validation: the sockets with OpenSSL, or URLSession on Apple
+    /// platforms (not libcurl's).
     var canRelaxCertificateValidation: Bool {
-        self.plainCarriesTLS
-            ? self.plain.canRelaxCertificateValidation : URLSessionTransport.canRelaxCertificateValidation
+        self.platform.socketsCarryTLS && !self.platform.remoteThroughURLSession
+            ? self.sockets.canRelaxCertificateValidation : URLSessionTransport.canRelaxCertificateValidation
     }
 }
 
 /// Says once per process, in the log, that `https` requests go through URLSession because OpenSSL could not be
-/// loaded. On Apple platforms URLSession is the design, not a fallback, so nothing is said there.
+/// loaded. On Apple platforms URLSession is the design, not a fallback, so nothing is said there (`loadFailure`).
 final class TLSFallbackNotice: Sendable {
     /// The process's notice, used by every client's lanes.
     static let shared = TLSFallbackNotice { reason in
@@ -122,12 +120,11 @@ final class TLSFallbackNotice: Sendable {
         self.log = log
     }
 
-    /// Why `OpenSSL.shared` did not load, on Linux; nil elsewhere or when it loaded.
+    /// Why `OpenSSL.shared` did not load where it is the package's TLS (Linux); nil where URLSession is the design
+    /// (Apple platforms) or when it loaded.
     static let loadFailure: @Sendable () -> String? = {
-        #if os(Linux)
-        if case .failure(let failure) = OpenSSL.shared { return failure.reason }
-        #endif
-        return nil
+        guard !SessionTrust.judgesServerTrust, case .failure(let failure) = OpenSSL.shared else { return nil }
+        return failure.reason
     }
 
     /// A lane started using URLSession for `https`: logs the reason the first time in the process.

@@ -5,34 +5,59 @@ import PlatformSupport
 import FoundationNetworking
 #endif
 
-/// `HTTPTransport` over one `URLSession`. The engine makes one per lane (long-poll, service) so a parked
-/// long-poll never holds a connection that other requests wait for (docs/BEHAVIOR.md §1.1).
+/// `HTTPTransport` over URLSession. The engine makes one per lane (long-poll, service) so a parked long-poll never
+/// holds a connection that other requests wait for (docs/BEHAVIOR.md §1.1). Requests with different trust — anchors,
+/// pins, relaxed validation — get sessions of their own (`SessionKey`), so a connection accepted under one trust is
+/// never reused under another: URLSession judges a server once per connection.
 final class URLSessionTransport: HTTPTransport {
-    #if canImport(Security)
-    /// Apple platforms: a server-trust challenge lets a request marked `relaxedCertificateValidation` accept the
-    /// certificate its server presents.
-    static let canRelaxCertificateValidation = true
-    #else
-    /// FoundationNetworking (libcurl) never delivers server-trust challenges to the delegate and has no
-    /// configuration that skips certificate validation on Linux, so a request here is always fully validated.
-    static let canRelaxCertificateValidation = false
-    #endif
+    /// Whether a request marked `relaxedCertificateValidation` accepts the certificate its server presents, and
+    /// whether anchors and pins can be enforced: where the package judges server trust (`SessionTrust`: Apple
+    /// platforms, through the server-trust challenge). FoundationNetworking (libcurl) never delivers those
+    /// challenges, so on Linux a request is always fully validated against the system's trust store.
+    static var canRelaxCertificateValidation: Bool { SessionTrust.judgesServerTrust }
 
-    private let session: URLSession
-    #if canImport(Security)
-    private let trust: ServerTrustDelegate
-    #endif
-    /// Set once by `invalidate()`. FoundationNetworking traps when a task is created on an invalidated session,
-    /// so task creation and invalidation are serialized by this lock.
-    private let invalidated = Locked(false)
+    /// The trust a session's connections were accepted under.
+    struct SessionKey: Hashable, Sendable {
+        var trust: TLSTrust
+        var relaxed: Bool
+
+        /// The session of a request with `evaluation` (nil: plain `http`, which shares the default one).
+        init(_ evaluation: TrustEvaluation?) {
+            self.trust = evaluation?.trust ?? TLSTrust()
+            self.relaxed = evaluation?.relaxed ?? false
+        }
+    }
+
+    private struct Session {
+        let session: URLSession
+        /// The session's delegate where the package judges server trust, and the tasks it judges.
+        let trust: SessionTrust
+    }
+
+    private struct State {
+        var invalidated = false
+        var sessions: [SessionKey: Session] = [:]
+    }
+
+    private let maximumConnections: Int
+    private let label: String
+    /// `invalidated` is set once by `invalidate()`. FoundationNetworking traps when a task is created on an
+    /// invalidated session, so session and task creation and invalidation are serialized by this lock.
+    private let state = Locked(State())
 
     /// - Parameters:
     ///   - maximumConnections: Connections per host; the long-poll lane needs two (the old poll may still be
     ///     closing while its replacement starts).
-    ///   - label: Names the lane in the session's delegate queue, for debugging.
+    ///   - label: Names the lane in the sessions' delegate queues, for debugging.
     init(maximumConnections: Int, label: String) {
+        self.maximumConnections = maximumConnections
+        self.label = label
+    }
+
+    /// A new session for requests of one `SessionKey`.
+    private func makeSession() -> Session {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = maximumConnections
+        configuration.httpMaximumConnectionsPerHost = self.maximumConnections
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
@@ -42,17 +67,21 @@ final class URLSessionTransport: HTTPTransport {
             "User-Agent": "PubNubLegacy-Swift/3.4",
             "Accept": "*/*",
         ]
+        SessionTrust.configure(configuration)
         let delegateQueue = OperationQueue()
-        delegateQueue.name = "com.pubnub.legacy.transport.\(label)"
+        delegateQueue.name = "com.pubnub.legacy.transport.\(self.label)"
         delegateQueue.maxConcurrentOperationCount = 1
-        #if canImport(Security)
-        let trust = ServerTrustDelegate()
-        self.trust = trust
-        self.session = URLSession(configuration: configuration, delegate: trust, delegateQueue: delegateQueue)
-        #else
-        self.session = URLSession(configuration: configuration, delegate: nil, delegateQueue: delegateQueue)
-        #endif
+        let trust = SessionTrust()
+        let session = URLSession(
+            configuration: configuration,
+            delegate: trust.sessionDelegate,
+            delegateQueue: delegateQueue
+        )
+        return Session(session: session, trust: trust)
     }
+
+    /// Sessions made so far, for tests.
+    var sessionCount: Int { self.state.withLock { $0.sessions.count } }
 
     /// Instance spelling of `canRelaxCertificateValidation` for `HTTPTransport`.
     var canRelaxCertificateValidation: Bool { Self.canRelaxCertificateValidation }
@@ -62,15 +91,18 @@ final class URLSessionTransport: HTTPTransport {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        if request.url.scheme?.lowercased() == "https" && !request.trust.isSystemDefault {
+        let evaluation = Self.evaluation(of: request)
+        if let evaluation, !evaluation.trust.isSystemDefault, !SessionTrust.judgesServerTrust {
             // Fail closed: a pin or a private trust store this transport ignored would be a silent downgrade.
             let failure = SocketFailure.tlsSetupFailed(
-                "anchorCertificatesFile and pinnedPublicKeyHashes need the package's own TLS (OpenSSL on Linux); "
-                    + "URLSession cannot enforce them"
+                "anchorCertificatesFile and pinnedPublicKeyHashes need the package's own TLS (OpenSSL on Linux) or "
+                    + "the Security framework; URLSession cannot enforce them here"
             )
             DispatchQueue.global().async { completion(.failure(failure)) }
             return SessionTask(task: nil)
         }
+        // The package judges the server of this request (relaxed, own anchors, pins): see `SessionTrust`.
+        let judged = evaluation.flatMap { SessionTrust.judgesServerTrust && !$0.isPlatformDefault ? $0 : nil }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         // Bounded as on the socket transport: a day at most (a configuration may ask for 1e300 s, which URLSession
@@ -80,17 +112,13 @@ final class URLSessionTransport: HTTPTransport {
             urlRequest.httpBody = body
             urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        #if canImport(Security)
-        let relaxed = request.relaxedCertificateValidation && request.url.scheme == "https"
-        let taskID = Locked<Int?>(nil)
-        let trust = self.trust
-        #endif
+        // The judged task and the challenges of its session, set before the task starts.
+        let judgedTask = Locked<(id: Int, challenges: TrustChallenges)?>(nil)
         let handler: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-            #if canImport(Security)
-            if let id = taskID.current { trust.forget(id) }
-            #endif
+            // A refused challenge ends the task as "cancelled"; the refusal is its real outcome.
+            let refusal = judgedTask.current.flatMap { $0.challenges.finish($0.id) }
             if let error {
-                completion(.failure(Self.classify(error)))
+                completion(.failure(refusal ?? Self.classify(error)))
                 return
             }
             guard let http = response as? HTTPURLResponse else {
@@ -112,16 +140,17 @@ final class URLSessionTransport: HTTPTransport {
             }
             completion(.success(TransportResponse(status: http.statusCode, body: data ?? Data())))
         }
-        let task = self.invalidated.withLock { invalidated -> URLSessionDataTask? in
-            guard !invalidated else { return nil }
-            let task = self.session.dataTask(with: urlRequest, completionHandler: handler)
-            #if canImport(Security)
+        let key = SessionKey(evaluation)
+        let task = self.state.withLock { state -> URLSessionDataTask? in
+            guard !state.invalidated else { return nil }
+            let session = state.sessions[key] ?? self.makeSession()
+            state.sessions[key] = session
+            let task = session.session.dataTask(with: urlRequest, completionHandler: handler)
             // Registered before `resume()`, so the challenge of this task's handshake finds it.
-            if relaxed {
-                taskID.set(task.taskIdentifier)
-                self.trust.relax(task.taskIdentifier)
+            if let judged {
+                judgedTask.set((task.taskIdentifier, session.trust.challenges))
+                session.trust.challenges.register(task.taskIdentifier, judged)
             }
-            #endif
             task.resume()
             return task
         }
@@ -132,11 +161,22 @@ final class URLSessionTransport: HTTPTransport {
         return SessionTask(task: task)
     }
 
+    /// The trust decision of an `https` request (nil for plain `http`): its host, anchors and pins, relaxed only
+    /// where validation can be relaxed.
+    static func evaluation(of request: TransportRequest) -> TrustEvaluation? {
+        guard request.url.scheme?.lowercased() == "https" else { return nil }
+        return TrustEvaluation(
+            host: request.url.host ?? "",
+            trust: request.trust,
+            relaxed: request.relaxedCertificateValidation && SessionTrust.judgesServerTrust
+        )
+    }
+
     func invalidate() {
-        self.invalidated.withLock { invalidated in
-            guard !invalidated else { return }
-            invalidated = true
-            self.session.invalidateAndCancel()
+        self.state.withLock { state in
+            guard !state.invalidated else { return }
+            state.invalidated = true
+            for session in state.sessions.values { session.session.invalidateAndCancel() }
         }
     }
 
@@ -215,37 +255,3 @@ private final class SessionTask: TransportTask, @unchecked Sendable {
         self.task?.cancel()
     }
 }
-
-#if canImport(Security)
-/// Answers the server-trust challenges of one session: a task registered with `relax(_:)` accepts the certificate
-/// its server presents (expired, self-signed, unknown root, other host: 3.4's "BarelySecure"); every other task
-/// gets the system's default evaluation. Called on the session's delegate queue.
-private final class ServerTrustDelegate: NSObject, URLSessionTaskDelegate, Sendable {
-    /// Identifiers of this session's running tasks that may skip certificate validation.
-    private let relaxed = Locked<Set<Int>>([])
-
-    func relax(_ taskIdentifier: Int) {
-        self.relaxed.withLock { _ = $0.insert(taskIdentifier) }
-    }
-
-    func forget(_ taskIdentifier: Int) {
-        self.relaxed.withLock { _ = $0.remove(taskIdentifier) }
-    }
-
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        let space = challenge.protectionSpace
-        guard space.authenticationMethod == NSURLAuthenticationMethodServerTrust, let serverTrust = space.serverTrust,
-            self.relaxed.withLock({ $0.contains(task.taskIdentifier) })
-        else {
-            completionHandler(.performDefaultHandling, nil)
-            return
-        }
-        completionHandler(.useCredential, URLCredential(trust: serverTrust))
-    }
-}
-#endif

@@ -21,7 +21,7 @@ enum ChatScreenMode {
 
 let ChatScreenModeHistory = ChatScreenMode.ChatScreenModeHistory
 
-@MainActor
+// Main-actor isolated through UIResponder, as on iOS: `@preconcurrency PNDelegate` is the one edit (MIGRATION.md §3).
 class ChatAppDelegate: UIResponder, UIApplicationDelegate, @preconcurrency PNDelegate {
     var window: UIWindow?
     var lobby = PNChannel.channelWithName("lobby")
@@ -33,7 +33,6 @@ class ChatAppDelegate: UIResponder, UIApplicationDelegate, @preconcurrency PNDel
     func clientDidConnect(_ notification: Notification) {}
 }
 
-@MainActor
 class ChatViewController: UIViewController, @preconcurrency PNDelegate {
     var currentChannel = PNChannel.channelWithName("chat")
     var oldest: PNDate?

@@ -10,11 +10,16 @@ import Testing
         TransportRequest(method: "GET", url: URL(string: url)!, body: nil, timeout: 5)
     }
 
+    /// Linux without OpenSSL, Linux with it, and Apple platforms.
+    static let linuxWithoutOpenSSL = TransportRoute.Platform(remoteThroughURLSession: false, socketsCarryTLS: false)
+    static let linux = TransportRoute.Platform(remoteThroughURLSession: false, socketsCarryTLS: true)
+    static let apple = TransportRoute.Platform(remoteThroughURLSession: true, socketsCarryTLS: false)
+
     @Test func plainGoesToSocketsAndTLSToALazilyCreatedSecondTransport() async throws {
         let plain = FakeTransport { _ in .respond(200, "plain") }
         let secure = FakeTransport { _ in .respond(200, "secure") }
         let created = Locked(0)
-        let routing = RoutingTransport(plain: plain) {
+        let routing = RoutingTransport(sockets: plain, platform: Self.linuxWithoutOpenSSL) {
             created.withLock { $0 += 1 }
             return secure
         }
@@ -33,7 +38,7 @@ import Testing
 
     @Test func invalidateReachesBothAndLaterTLSRequestsAreCancelled() async throws {
         let created = Locked(0)
-        let routing = RoutingTransport(plain: FakeTransport { _ in .hold }) {
+        let routing = RoutingTransport(sockets: FakeTransport { _ in .hold }, platform: Self.linuxWithoutOpenSSL) {
             created.withLock { $0 += 1 }
             return FakeTransport { _ in .hold }
         }
@@ -62,7 +67,7 @@ import Testing
 
     @Test func aSocketTransportThatSpeaksTLSCarriesHTTPSAndNoSessionIsMade() async throws {
         let plain = FakeTransport { _ in .respond(200, "sockets") }
-        let routing = RoutingTransport(plain: plain, plainCarriesTLS: true) {
+        let routing = RoutingTransport(sockets: plain, platform: Self.linux) {
             Issue.record("no URLSession transport should be made")
             return FakeTransport { _ in .respond(200, "session") }
         }
@@ -91,5 +96,68 @@ import Testing
         // The socket transport's head, not libcurl's, reached the origin.
         #expect(origin.requestLog.count == 1)
         #expect(proxy.connections == [.tls])
+    }
+
+    // MARK: - The route (TransportRoute)
+
+    @Test(
+        arguments: [
+            // Apple platforms: everything that leaves the machine through URLSession, plain http included.
+            ("http://pubsub.pubnub.com/time/0", apple, TransportRoute.urlSession),
+            ("https://pubsub.pubnub.com/time/0", apple, .urlSession),
+            ("http://10.0.0.2:8090/time/0", apple, .urlSession),
+            ("http://127.0.0.1:8090/time/0", apple, .sockets),
+            ("http://localhost:8090/time/0", apple, .sockets),
+            ("http://[::1]:8090/time/0", apple, .sockets),
+            ("https://127.0.0.1:8443/time/0", apple, .urlSession),  // no TLS on the sockets there
+            // Linux: sockets for http, and for https where OpenSSL is.
+            ("http://pubsub.pubnub.com/time/0", linux, .sockets),
+            ("https://pubsub.pubnub.com/time/0", linux, .sockets),
+            ("http://pubsub.pubnub.com/time/0", linuxWithoutOpenSSL, .sockets),
+            ("https://pubsub.pubnub.com/time/0", linuxWithoutOpenSSL, .urlSession),
+            ("https://127.0.0.1:8443/time/0", linuxWithoutOpenSSL, .urlSession),
+        ]
+    )
+    func eachRequestTakesItsPlatformsRoute(url: String, platform: TransportRoute.Platform, route: TransportRoute) {
+        #expect(TransportRoute.decide(for: URL(string: url)!, on: platform) == route)
+    }
+
+    @Test func loopbackIsLocalhostTheIPv4LoopbackNetworkAndIPv6Loopback() {
+        for host in ["127.0.0.1", "127.255.255.254", "127.1.2.3", "localhost", "LocalHost", "::1", "[::1]"] {
+            #expect(TransportRoute.isLoopback(host), "\(host)")
+        }
+        for host in [
+            "128.0.0.1", "10.0.0.1", "127.0.0", "127.0.0.1.5", "1270.0.0.1", "127.0.0.256", "localhost.example.com",
+            "example.localhost.com", "::2", "", "pubsub.pubnub.com",
+        ] {
+            #expect(!TransportRoute.isLoopback(host), "\(host)")
+        }
+        #expect(!TransportRoute.isLoopback(nil))
+    }
+
+    @Test func publishesArePipelinedOnlyWhereTheOriginIsReachedOverTheSockets() {
+        #expect(TransportRoute.plainHTTPUsesSockets(origin: "pubsub.pubnub.com", on: Self.linux))
+        #expect(TransportRoute.plainHTTPUsesSockets(origin: "127.0.0.1:8090", on: Self.apple))
+        #expect(TransportRoute.plainHTTPUsesSockets(origin: "[::1]:8090", on: Self.apple))
+        #expect(!TransportRoute.plainHTTPUsesSockets(origin: "pubsub.pubnub.com", on: Self.apple))
+        #expect(!TransportRoute.plainHTTPUsesSockets(origin: "192.168.1.20:8090", on: Self.apple))
+    }
+
+    /// The Apple rule carried out: a remote plain-http request reaches the URLSession transport, a loopback one the
+    /// sockets.
+    @Test func onApplePlatformsOnlyLoopbackTrafficUsesTheSockets() async throws {
+        let sockets = FakeTransport { _ in .respond(200, "sockets") }
+        let routing = RoutingTransport(sockets: sockets, platform: Self.apple) {
+            FakeTransport { _ in .respond(200, "session") }
+        }
+        defer { routing.invalidate() }
+        for (url, carrier) in [
+            ("http://pubsub.pubnub.com/time/0", "session"), ("http://127.0.0.1:8090/time/0", "sockets"),
+            ("https://pubsub.pubnub.com/time/0", "session"), ("http://localhost:8090/time/0", "sockets"),
+        ] {
+            let answer = try await SocketTransportTests.outcome(routing, Self.request(url)).get()
+            #expect(String(decoding: answer.body, as: UTF8.self) == carrier, "\(url)")
+        }
+        #expect(sockets.requests.count == 2)
     }
 }

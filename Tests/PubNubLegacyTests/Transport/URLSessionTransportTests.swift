@@ -36,6 +36,25 @@ import FoundationNetworking
             TransportRequest(method: "GET", url: missing, body: nil, timeout: 5)
         ).get()
         #expect(notFound.status == 404)
+        #expect(transport.sessionCount == 1, "requests with the same trust share one session")
+    }
+
+    /// A connection is judged once, when it is made: requests under other trust (anchors, pins, relaxed validation)
+    /// must not reuse it, so each trust gets its own session. The host is not part of it (a session serves many).
+    @Test func requestsUnderOtherTrustGetSessionsOfTheirOwn() {
+        let pinned = TLSTrust(pinnedKeyDigests: [[UInt8](repeating: 1, count: 32)])
+        let anchored = TLSTrust(anchorCertificatesFile: "ca.pem")
+        func key(_ trust: TLSTrust, relaxed: Bool = false, host: String = "a.example") -> URLSessionTransport.SessionKey
+        {
+            URLSessionTransport.SessionKey(TrustEvaluation(host: host, trust: trust, relaxed: relaxed))
+        }
+        let plain = URLSessionTransport.SessionKey(nil)
+        #expect(plain == key(TLSTrust()), "plain http and default https share the default session")
+        #expect(key(pinned) == key(pinned, host: "b.example"))
+        let distinct = Set([
+            plain, key(TLSTrust(), relaxed: true), key(pinned), key(pinned, relaxed: true), key(anchored),
+        ])
+        #expect(distinct.count == 5)
     }
 
     @Test func aClosedPortIsANetworkFailure() async throws {

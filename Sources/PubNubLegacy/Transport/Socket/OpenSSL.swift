@@ -2,7 +2,7 @@
 //
 // On Linux every process that uses Foundation networking already has OpenSSL mapped: FoundationNetworking links
 // libcurl, which links `libssl.so.3` and `libcrypto.so.3`. Looking the functions up at run time gives the package
-// TLS on its own sockets with no build-time dependency and nothing new to install. Apple platforms keep URLSession
+// TLS on its own sockets with no build-time dependency and nothing new to install. Apple platforms use URLSession
 // (the loader does not try there), and a Linux system without a usable OpenSSL falls back to URLSession as well.
 //
 // Several OpenSSL "functions" are macros over a control call; their numbers are ABI constants of the OpenSSL 1.1
@@ -10,6 +10,10 @@
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -55,6 +59,11 @@ final class OpenSSL: @unchecked Sendable {
     static let verifyHostnameMismatch = 62
     static let verifyIPAddressMismatch = 64
 
+    /// `X509_V_FLAG_PARTIAL_CHAIN`: a certificate of the store is a trust anchor even when it is not self-signed, so
+    /// an anchors file may list an intermediate CA or the server's own certificate, as the Security framework's
+    /// anchors may be (`x509_vfy.h`).
+    static let verifyFlagPartialChain: UInt = 0x80000
+
     // MARK: - Entry points
 
     typealias Pointer = OpaquePointer
@@ -66,7 +75,9 @@ final class OpenSSL: @unchecked Sendable {
     let contextSetOptions: @convention(c) (Pointer?, UInt64) -> UInt64
     let contextSetVerify: @convention(c) (Pointer?, Int32, UnsafeRawPointer?) -> Void
     let contextSetDefaultVerifyPaths: @convention(c) (Pointer?) -> Int32
-    let contextLoadVerifyLocations: @convention(c) (Pointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> Int32
+    let contextCertificateStore: @convention(c) (Pointer?) -> Pointer?
+    let storeAddCertificate: @convention(c) (Pointer?, Pointer?) -> Int32
+    let storeSetFlags: @convention(c) (Pointer?, UInt) -> Int32
     let new: @convention(c) (Pointer?) -> Pointer?
     let free: @convention(c) (Pointer?) -> Void
     let setDescriptor: @convention(c) (Pointer?, Int32) -> Int32
@@ -85,9 +96,9 @@ final class OpenSSL: @unchecked Sendable {
     let stackCount: @convention(c) (Pointer?) -> Int32
     let stackValue: @convention(c) (Pointer?, Int32) -> UnsafeMutableRawPointer?
     let certificateFree: @convention(c) (Pointer?) -> Void
-    let certificatePublicKey: @convention(c) (Pointer?) -> Pointer?
-    let encodePublicKey: @convention(c) (Pointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
-    let publicKeyFree: @convention(c) (Pointer?) -> Void
+    let decodeCertificate:
+        @convention(c) (UnsafeMutablePointer<Pointer?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, Int) -> Pointer?
+    let encodeCertificate: @convention(c) (Pointer?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?) -> Int32
     let errorGet: @convention(c) () -> UInt
     let errorString: @convention(c) (UInt, UnsafeMutablePointer<CChar>?, Int) -> Void
     let errorClear: @convention(c) () -> Void
@@ -111,9 +122,9 @@ final class OpenSSL: @unchecked Sendable {
         self.contextSetDefaultVerifyPaths = try resolve(
             "SSL_CTX_set_default_verify_paths"
         )
-        self.contextLoadVerifyLocations = try resolve(
-            "SSL_CTX_load_verify_locations"
-        )
+        self.contextCertificateStore = try resolve("SSL_CTX_get_cert_store")
+        self.storeAddCertificate = try resolve("X509_STORE_add_cert")
+        self.storeSetFlags = try resolve("X509_STORE_set_flags")
         self.new = try resolve("SSL_new")
         self.free = try resolve("SSL_free")
         self.setDescriptor = try resolve("SSL_set_fd")
@@ -136,9 +147,8 @@ final class OpenSSL: @unchecked Sendable {
         self.stackCount = try resolve("OPENSSL_sk_num")
         self.stackValue = try resolve("OPENSSL_sk_value")
         self.certificateFree = try resolve("X509_free")
-        self.certificatePublicKey = try resolve("X509_get_pubkey")
-        self.encodePublicKey = try resolve("i2d_PUBKEY")
-        self.publicKeyFree = try resolve("EVP_PKEY_free")
+        self.decodeCertificate = try resolve("d2i_X509")
+        self.encodeCertificate = try resolve("i2d_X509")
         self.errorGet = try resolve("ERR_get_error")
         self.errorString = try resolve("ERR_error_string_n")
         self.errorClear = try resolve("ERR_clear_error")
@@ -161,14 +171,12 @@ final class OpenSSL: @unchecked Sendable {
         ("libssl.so.3", "libcrypto.so.3"), ("libssl.so.1.1", "libcrypto.so.1.1"),
     ]
 
-    /// The process's OpenSSL, loaded on first use: Linux only (Apple platforms keep URLSession for TLS).
-    static let shared: Result<OpenSSL, LoadFailure> = {
-        #if os(Linux)
-        return OpenSSL.load(candidates: OpenSSL.libraryCandidates)
-        #else
-        return .failure(LoadFailure(reason: "URLSession carries TLS on this platform"))
-        #endif
-    }()
+    /// The process's OpenSSL, loaded on first use; never where URLSession carries TLS with the package's own trust
+    /// decisions (Apple platforms, `SessionTrust.judgesServerTrust`).
+    static let shared: Result<OpenSSL, LoadFailure> =
+        SessionTrust.judgesServerTrust
+        ? .failure(LoadFailure(reason: "URLSession carries TLS on this platform"))
+        : OpenSSL.load(candidates: OpenSSL.libraryCandidates)
 
     /// Opens the first pair of `candidates` whose libraries both load and resolves every entry point from them. The
     /// handles are never closed: the functions are used for the life of the process.
@@ -240,5 +248,46 @@ final class OpenSSL: @unchecked Sendable {
     /// OpenSSL's text for a certificate verification result.
     func verifyText(_ result: Int) -> String {
         self.verifyErrorString(result).map { String(cString: $0) } ?? "verification error \(result)"
+    }
+}
+
+// MARK: - Certificates
+
+extension OpenSSL {
+    /// The DER encoding of `certificate` (an `X509 *`), the form `TrustEvaluation` reads; nil if OpenSSL cannot
+    /// encode it.
+    func derBytes(of certificate: Pointer) -> [UInt8]? {
+        let length = self.encodeCertificate(certificate, nil)
+        guard length > 0 else { return nil }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return self.encodeCertificate(certificate, &cursor)
+        }
+        return written == length ? der : nil
+    }
+
+    /// The `X509 *` of a DER certificate, which the caller frees (`certificateFree`); nil if OpenSSL refuses it.
+    func certificate(fromDER der: [UInt8]) -> Pointer? {
+        der.withUnsafeBufferPointer { buffer -> Pointer? in
+            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
+            return self.decodeCertificate(nil, &cursor, buffer.count)
+        }
+    }
+}
+
+extension TrustEvaluation.Refusal {
+    /// The refusal OpenSSL reports with the verification result `result` (`X509_V_ERR_…`).
+    init(openSSLResult result: Int) {
+        switch result {
+        case OpenSSL.verifyCertificateHasExpired: self = .expired
+        case OpenSSL.verifyCertificateNotYetValid: self = .notYetValid
+        case OpenSSL.verifyHostnameMismatch, OpenSSL.verifyIPAddressMismatch: self = .otherHost
+        case OpenSSL.verifyDepthZeroSelfSigned, OpenSSL.verifySelfSignedInChain,
+            OpenSSL.verifyUnableToGetIssuerLocally, OpenSSL.verifyUnableToGetIssuerCertificate,
+            OpenSSL.verifyUnableToVerifyLeafSignature:
+            self = .unknownAuthority
+        default: self = .untrusted
+        }
     }
 }

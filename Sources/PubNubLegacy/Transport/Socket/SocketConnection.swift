@@ -3,6 +3,10 @@ import PlatformSupport
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -77,7 +81,12 @@ final class SocketConnection: @unchecked Sendable {
             return .failure(SocketFailure.unsupportedURL)
         }
         let request = task.request
-        let key = TLSContext.Key(trust: request.trust, relaxed: request.relaxedCertificateValidation)
+        let evaluation = TrustEvaluation(
+            host: target.host,
+            trust: request.trust,
+            relaxed: request.relaxedCertificateValidation
+        )
+        let key = TLSContext.Key(evaluation)
         let context: TLSContext
         switch contexts.context(for: key) {
         case .success(let made): context = made
@@ -87,9 +96,8 @@ final class SocketConnection: @unchecked Sendable {
         }
         let handshake = TLSStream.handshake(
             descriptor: fd,
-            host: target.host,
+            evaluation: evaluation,
             context: context,
-            trust: request.trust,
             timeout: timeout,
             task: task
         )

@@ -35,7 +35,7 @@ enum SocketFailure {
         description: "unsupported URL"
     )
 
-    // MARK: - TLS (`TLSStream`, `TLSContext`)
+    // MARK: - TLS (`TLSStream`, `TLSContext`; refused certificates and pins: `TrustEvaluation`)
 
     /// The handshake with `host` failed: -1200, as Apple platforms report it.
     static func tlsHandshakeFailed(host: String, _ reason: String) -> TransportFailure {
@@ -48,42 +48,6 @@ enum SocketFailure {
     /// TLS could not be set up for a connection (context, trust store, session): -1200 as well.
     static func tlsSetupFailed(_ reason: String) -> TransportFailure {
         .tls(code: URLError.Code.secureConnectionFailed.rawValue, description: "TLS cannot be set up: \(reason).")
-    }
-
-    /// The server's certificate failed verification with OpenSSL's `X509_V_ERR_…` `result` (`text` is OpenSSL's
-    /// wording): -1201 expired, -1204 not yet valid, -1202 for every other refusal (unknown authority, another
-    /// host), the codes Apple platforms give for the same refusals.
-    static func certificateRefused(_ result: Int, text: String, host: String, trust: String) -> TransportFailure {
-        let code: URLError.Code
-        let what: String
-        switch result {
-        case OpenSSL.verifyCertificateHasExpired:
-            (code, what) = (.serverCertificateHasBadDate, "has expired")
-        case OpenSSL.verifyCertificateNotYetValid:
-            (code, what) = (.serverCertificateNotYetValid, "is not valid yet")
-        case OpenSSL.verifyHostnameMismatch, OpenSSL.verifyIPAddressMismatch:
-            (code, what) = (.serverCertificateUntrusted, "does not name \(host)")
-        case OpenSSL.verifyDepthZeroSelfSigned, OpenSSL.verifySelfSignedInChain,
-            OpenSSL.verifyUnableToGetIssuerLocally, OpenSSL.verifyUnableToGetIssuerCertificate,
-            OpenSSL.verifyUnableToVerifyLeafSignature:
-            (code, what) = (.serverCertificateUntrusted, "is not issued by an authority in \(trust)")
-        default:
-            (code, what) = (.serverCertificateUntrusted, "is not trusted")
-        }
-        return .tls(
-            code: code.rawValue,
-            description: "The certificate of \(host) \(what) (OpenSSL: \(text))."
-        )
-    }
-
-    /// No certificate of the server's chain has a public key whose SHA-256 is pinned: -1202. `serverPin` is the
-    /// base64 digest of the server's own key, when it could be read.
-    static func pinMismatch(host: String, serverPin: String?) -> TransportFailure {
-        .tls(
-            code: URLError.Code.serverCertificateUntrusted.rawValue,
-            description: "The public key of \(host) matches none of the pinned keys"
-                + (serverPin.map { " (its SHA-256 is \($0))." } ?? ".")
-        )
     }
 
     /// The failure of a response the reader rejected under `limits`.

@@ -25,8 +25,8 @@ import PlatformSupport
 /// TLS (`https`): TLS 1.2 or later with SNI; the certificate and the host name are verified against the system
 /// trust store (which honours `SSL_CERT_FILE` / `SSL_CERT_DIR`) or the request's anchors file, then the request's
 /// pins are checked. A request marked `relaxedCertificateValidation` skips verification (pins still apply). A
-/// handshake or certificate failure is a `.tls` failure (`SocketFailure.tlsHandshakeFailed`, `certificateRefused`,
-/// `pinMismatch`); a failure after the handshake counts as a lost connection, as on a plain socket.
+/// handshake or certificate failure is a `.tls` failure (`SocketFailure.tlsHandshakeFailed`, and
+/// `TrustEvaluation`'s refusals and pin failures); a failure after the handshake counts as a lost connection, as on a plain socket.
 ///
 /// Failures are the ones `URLSessionTransport` reports for the same situation (see `SocketFailure`). Completions run
 /// exactly once, never inside `send` and never under a lock: on the worker thread that carried the request out (so

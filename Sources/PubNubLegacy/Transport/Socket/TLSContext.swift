@@ -13,9 +13,9 @@ final class TLSContext: @unchecked Sendable {
         /// No certificate verification (3.4's "BarelySecure"); pins still apply.
         var relaxed: Bool
 
-        init(trust: TLSTrust, relaxed: Bool) {
-            self.anchorCertificatesFile = relaxed ? nil : trust.anchorCertificatesFile
-            self.relaxed = relaxed
+        init(_ evaluation: TrustEvaluation) {
+            self.anchorCertificatesFile = evaluation.anchorsFile
+            self.relaxed = evaluation.relaxed
         }
     }
 
@@ -35,11 +35,6 @@ final class TLSContext: @unchecked Sendable {
 
     /// Whether connections made with this context verify the server's certificate and host name.
     var verifies: Bool { !self.key.relaxed }
-
-    /// Where trust comes from, for failure texts.
-    var trustDescription: String {
-        self.key.anchorCertificatesFile.map { "the anchor certificates in \($0)" } ?? "the system trust store"
-    }
 
     /// A context for `key`. The system trust store is OpenSSL's default one, which honours `SSL_CERT_FILE` and
     /// `SSL_CERT_DIR` as every OpenSSL-based tool does; an anchors file replaces it.
@@ -68,15 +63,7 @@ final class TLSContext: @unchecked Sendable {
         }
         library.contextSetVerify(pointer, OpenSSL.verifyPeer, nil)
         if let file = key.anchorCertificatesFile {
-            guard library.contextLoadVerifyLocations(pointer, file, nil) == 1 else {
-                let reason = library.drainErrors()
-                return .failure(
-                    SocketFailure.tlsSetupFailed(
-                        "the anchor certificates file \(file) cannot be loaded"
-                            + (reason.isEmpty ? "" : " (OpenSSL: \(reason))")
-                    )
-                )
-            }
+            if let failure = Self.addAnchors(from: file, to: pointer, library: library) { return .failure(failure) }
         } else if library.contextSetDefaultVerifyPaths(pointer) != 1 {
             let reason = library.drainErrors()
             return .failure(
@@ -84,6 +71,34 @@ final class TLSContext: @unchecked Sendable {
             )
         }
         return .success(context)
+    }
+
+    /// Makes the certificates of the PEM file `file`, read and checked by `TrustEvaluation` as on every platform,
+    /// the only trust anchors of the context `pointer`: its store starts empty, and each certificate counts as an
+    /// anchor even when it is not a self-signed root (partial chains), as the Security framework's anchors do.
+    private static func addAnchors(from file: String, to pointer: OpaquePointer, library: OpenSSL) -> TransportFailure?
+    {
+        let anchors: [[UInt8]]
+        switch TrustEvaluation.anchorCertificates(inFile: file) {
+        case .success(let certificates): anchors = certificates
+        case .failure(let failure): return failure
+        }
+        guard let store = library.contextCertificateStore(pointer),
+            library.storeSetFlags(store, OpenSSL.verifyFlagPartialChain) == 1
+        else {
+            return SocketFailure.tlsSetupFailed("the OpenSSL trust store cannot be set up (\(library.drainErrors()))")
+        }
+        for (index, der) in anchors.enumerated() {
+            guard let certificate = library.certificate(fromDER: der) else {
+                let reason = "OpenSSL cannot read its certificate \(index + 1) (\(library.drainErrors()))"
+                return TrustEvaluation.anchorsFailure(file: file, reason: reason)
+            }
+            // The store takes its own reference; a certificate listed twice is kept once.
+            let added = library.storeAddCertificate(store, certificate)
+            library.certificateFree(certificate)
+            if added != 1 { library.errorClear() }
+        }
+        return nil
     }
 }
 

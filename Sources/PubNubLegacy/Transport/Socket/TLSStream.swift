@@ -3,6 +3,10 @@ import PlatformSupport
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
 #elseif canImport(Darwin)
 import Darwin
 #endif
@@ -34,15 +38,14 @@ final class TLSStream: SocketStream, @unchecked Sendable {
 
     // MARK: - Handshake
 
-    /// Runs the client handshake on the connected `descriptor` with SNI and, unless the context is relaxed,
-    /// certificate and host-name verification for `host`; then checks `trust.pinnedKeyDigests`. Gives up after
-    /// `timeout` seconds (`.timedOut`) or when `task` is finished (`.cancelled`). Takes the descriptor over: on
-    /// failure it is closed.
+    /// Runs the client handshake on the connected `descriptor` with SNI and, unless `evaluation` is relaxed,
+    /// certificate and host-name verification for its host (the context, made for the same evaluation, holds the
+    /// anchors); then the pin check of `evaluation`. Gives up after `timeout` seconds (`.timedOut`) or when `task`
+    /// is finished (`.cancelled`). Takes the descriptor over: on failure it is closed.
     static func handshake(
         descriptor: Int32,
-        host: String,
+        evaluation: TrustEvaluation,
         context: TLSContext,
-        trust: TLSTrust,
         timeout: TimeInterval,
         task: SocketTask
     ) -> Result<TLSStream, TransportFailure> {
@@ -53,7 +56,7 @@ final class TLSStream: SocketStream, @unchecked Sendable {
             return .failure(SocketFailure.tlsSetupFailed("OpenSSL cannot start a session (\(library.drainErrors()))"))
         }
         let stream = TLSStream(descriptor: descriptor, library: library, ssl: ssl, context: context)
-        let result = stream.runHandshake(host: host, trust: trust, timeout: timeout, task: task)
+        let result = stream.runHandshake(evaluation: evaluation, timeout: timeout, task: task)
         if case .failure(let failure) = result {
             stream.close()
             return .failure(failure)
@@ -62,11 +65,11 @@ final class TLSStream: SocketStream, @unchecked Sendable {
     }
 
     private func runHandshake(
-        host: String,
-        trust: TLSTrust,
+        evaluation: TrustEvaluation,
         timeout: TimeInterval,
         task: SocketTask
     ) -> Result<Void, TransportFailure> {
+        let host = evaluation.host
         guard self.library.setDescriptor(self.ssl, self.descriptor) == 1 else {
             return .failure(SocketFailure.tlsSetupFailed("OpenSSL cannot use the socket"))
         }
@@ -102,7 +105,7 @@ final class TLSStream: SocketStream, @unchecked Sendable {
             case OpenSSL.errorWantRead: events = POSIXSocket.pollIn
             case OpenSSL.errorWantWrite: events = POSIXSocket.pollOut
             case OpenSSL.errorSyscall where POSIXSocket.lastError == EINTR: continue
-            default: return .failure(self.handshakeFailure(host: host, code: code, result: result))
+            default: return .failure(self.handshakeFailure(evaluation: evaluation, code: code, result: result))
             }
             // Wait in slices, so a cancel (which may not wake `poll` on a socket mid-handshake) is seen quickly.
             while true {
@@ -117,7 +120,9 @@ final class TLSStream: SocketStream, @unchecked Sendable {
                 if ready > 0 { break }
             }
         }
-        if !trust.pinnedKeyDigests.isEmpty, let failure = self.checkPins(trust.pinnedKeyDigests, host: host) {
+        if evaluation.pins,
+            let failure = evaluation.pinFailure(chain: self.chain(), chainVerified: self.context.verifies)
+        {
             return .failure(failure)
         }
         return .success(())
@@ -125,16 +130,16 @@ final class TLSStream: SocketStream, @unchecked Sendable {
 
     /// The failure of a handshake that ended with `code`: a refused certificate when verification failed, the
     /// handshake's own failure otherwise.
-    private func handshakeFailure(host: String, code: Int32, result: Int32) -> TransportFailure {
+    private func handshakeFailure(evaluation: TrustEvaluation, code: Int32, result: Int32) -> TransportFailure {
+        let host = evaluation.host
         let errno = POSIXSocket.lastError
         let queue = self.library.drainErrors()
         let verification = self.library.verifyResult(self.ssl)
         if self.context.verifies && verification != OpenSSL.verifyOK {
-            return SocketFailure.certificateRefused(
-                verification,
-                text: self.library.verifyText(verification),
-                host: host,
-                trust: self.context.trustDescription
+            return evaluation.refused(
+                TrustEvaluation.Refusal(openSSLResult: verification),
+                library: "OpenSSL",
+                detail: self.library.verifyText(verification)
             )
         }
         let reason: String
@@ -155,41 +160,17 @@ final class TLSStream: SocketStream, @unchecked Sendable {
         return SocketFailure.tlsHandshakeFailed(host: host, reason)
     }
 
-    /// Nil when one of `pins` is the SHA-256 of the public key of the server's certificate or, when the chain was
-    /// verified, of a certificate of that chain; otherwise the pin failure (naming the server's own pin, so a
-    /// configuration can be checked against it).
-    private func checkPins(_ pins: Set<[UInt8]>, host: String) -> TransportFailure? {
-        guard let leaf = self.library.peerCertificate(self.ssl) else {
-            return SocketFailure.pinMismatch(host: host, serverPin: nil)
-        }
-        defer { self.library.certificateFree(leaf) }
-        let leafDigest = self.publicKeyDigest(of: leaf)
-        if let leafDigest, pins.contains(leafDigest) { return nil }
-        // The chain counts only once verified: an unverified chain may list any certificate, the pinned one too.
+    /// The server's chain as DER, its own certificate first: the chain OpenSSL verified when it verified one (the
+    /// anchor included), else only the certificate the server presented.
+    private func chain() -> [[UInt8]] {
         if self.context.verifies, let chain = self.library.verifiedChain(self.ssl) {
-            for index in 0..<max(0, self.library.stackCount(chain)) {
-                guard let certificate = self.library.stackValue(chain, index) else { continue }
-                if let digest = self.publicKeyDigest(of: OpaquePointer(certificate)), pins.contains(digest) {
-                    return nil
-                }
+            return (0..<max(0, self.library.stackCount(chain))).compactMap { index in
+                self.library.stackValue(chain, index).flatMap { self.library.derBytes(of: OpaquePointer($0)) }
             }
         }
-        return SocketFailure.pinMismatch(host: host, serverPin: leafDigest.map { Base64.encode($0) })
-    }
-
-    /// SHA-256 of the DER SubjectPublicKeyInfo of `certificate`, the value HPKP's `pin-sha256` carried.
-    private func publicKeyDigest(of certificate: OpaquePointer) -> [UInt8]? {
-        guard let key = self.library.certificatePublicKey(certificate) else { return nil }
-        defer { self.library.publicKeyFree(key) }
-        let length = self.library.encodePublicKey(key, nil)
-        guard length > 0 else { return nil }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor = buffer.baseAddress
-            return self.library.encodePublicKey(key, &cursor)
-        }
-        guard written == length else { return nil }
-        return SHA256.hash(der)
+        guard let leaf = self.library.peerCertificate(self.ssl) else { return [] }
+        defer { self.library.certificateFree(leaf) }
+        return self.library.derBytes(of: leaf).map { [$0] } ?? []
     }
 
     /// True for an IPv4 or IPv6 literal: verified against the certificate's IP addresses, and sent without SNI.

@@ -57,7 +57,7 @@ import FoundationNetworking
         let sockets = SocketTransport(maximumConnections: 1, label: "test", openSSL: nil)
         #expect(!sockets.supportsTLS)
         let session = FakeTransport { _ in .respond(200, "session") }
-        let routing = RoutingTransport(plain: sockets, plainCarriesTLS: sockets.supportsTLS) {
+        let routing = RoutingTransport(sockets: sockets, platform: .current(socketsCarryTLS: sockets.supportsTLS)) {
             notice.fellBack()
             return session
         }

@@ -254,6 +254,26 @@ import FoundationNetworking
         )
     }
 
+    /// Every certificate of an anchors file is an anchor, a CA's or not, as the Security framework's anchors are
+    /// (`TrustEvaluation`): a file holding only the server's own certificate trusts that server, and no other.
+    @Test func anAnchorsFileMayListTheServersOwnCertificate() async throws {
+        let rig = try await Rig.start()
+        defer { rig.stop() }
+        let transport = SocketTransport(maximumConnections: 1, label: "test")
+        defer { transport.invalidate() }
+        let other = try rig.authority.issue("other")
+        let onlyOther = TLSTrust(anchorCertificatesFile: other.certificate.path)
+        let refused = Self.tlsFailure(await SocketTransportTests.outcome(transport, rig.time(trust: onlyOther)))
+        #expect(refused?.code == Self.untrusted)
+        // The rig's terminator serves "origin"; trusting exactly that certificate works.
+        let served = rig.authority.folder.appendingPathComponent("origin.pem")
+        let answer = try await SocketTransportTests.outcome(
+            transport,
+            rig.time(trust: TLSTrust(anchorCertificatesFile: served.path))
+        ).get()
+        #expect(answer.status == 200)
+    }
+
     // MARK: - Pins
 
     @Test func aPinOfTheServerOrOfItsAuthorityIsAcceptedAndAnyOtherRefused() async throws {
