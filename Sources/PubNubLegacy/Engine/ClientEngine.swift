@@ -266,7 +266,8 @@ final class ClientEngine: @unchecked Sendable {
         return settings.endpointContext(uuid: uuid, security: self.security.level)
     }
 
-    /// Sends `endpoint` on `lane`; `completion` runs on the queue.
+    /// Sends `endpoint` on `lane`; `completion` runs on the queue (on the socket worker that read the answer, when it
+    /// can: `WorkerThread.hand(to:_:)`).
     @discardableResult
     func send(
         _ endpoint: Endpoint,
@@ -283,7 +284,8 @@ final class ClientEngine: @unchecked Sendable {
         }
         let box = QueueBox(completion)
         return lane.send(request) { result in
-            self.queue.async {
+            // On a socket worker with the answer, the handling runs on that worker (WorkerThread.swift).
+            WorkerThread.hand(to: self.queue) {
                 box.value(result)
             }
         }
