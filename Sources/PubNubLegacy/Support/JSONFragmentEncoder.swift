@@ -303,14 +303,15 @@ extension JSONFragmentEncoder {
 
 // MARK: - Optionals
 
-/// An optional seen through `Any`, so the writer can tell an empty optional from a value.
-private protocol OptionalValue {
+/// An optional seen through `Any`, so the writer (and `PNMessage`'s payload checks) can tell an empty optional from a
+/// value without a `Mirror`.
+protocol OptionalValue {
     /// The wrapped value, or nil for an empty optional.
     var wrappedValue: Any? { get }
 }
 
 extension Optional: OptionalValue {
-    fileprivate var wrappedValue: Any? {
+    var wrappedValue: Any? {
         self.map { $0 as Any }
     }
 }

@@ -6,6 +6,8 @@
 enum PercentEncoding {
     /// Returns `value` with every byte outside the unreserved set written as `%XX`.
     static func escape(_ value: String) -> String {
+        // Keys, identifiers and most channel names need no escape: the same text, without building a copy.
+        if value.utf8.allSatisfy(Self.isUnreserved) { return value }
         var out = [UInt8]()
         out.reserveCapacity(value.utf8.count)
         for byte in value.utf8 {
