@@ -133,8 +133,16 @@ enum Endpoint: Sendable, Equatable {
             query.append(("timestamp", String(timestamp)))
             query.append(("signature", Self.signature(method, path, query, body, context)))
         }
-        let queryText = query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
-        return (method, path + "?" + queryText, body)
+        // Appended into one string sized up front (every request is built here).
+        var text = path
+        text.reserveCapacity(query.reduce(path.utf8.count) { $0 + $1.0.utf8.count + $1.1.utf8.count + 2 })
+        for (index, (name, value)) in query.enumerated() {
+            text.append(index == 0 ? "?" : "&")
+            text.append(name)
+            text.append("=")
+            text.append(value)
+        }
+        return (method, text, body)
     }
 
     /// The full request, or `nil` when the origin does not form a valid URL (a misconfiguration the caller
