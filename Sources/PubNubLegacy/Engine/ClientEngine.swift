@@ -81,6 +81,10 @@ final class ClientEngine: @unchecked Sendable {
     /// first.
     private(set) var pipelined: [EngineOperation] = []
     private var nextOperationID = 0
+    /// The most operations waiting at once since the line was last empty (`FreePages` after a large backlog).
+    private var backlogPeak = 0
+    /// A backlog this long that has been worked off returns the allocator's free pages (`FreePages`).
+    static let largeBacklog = 1_000
     /// True while the queue starts operations, or while `holdingOperations` runs: an operation that finishes then
     /// does not start the next one (the running loop, or the end of `holdingOperations`, does).
     private var pumping = false
@@ -168,6 +172,7 @@ final class ClientEngine: @unchecked Sendable {
         } else {
             self.waiting.append((name, pipelinable, start))
         }
+        self.backlogPeak = max(self.backlogPeak, self.waiting.count)
         self.pump()
     }
 
@@ -249,6 +254,12 @@ final class ClientEngine: @unchecked Sendable {
             let operation = EngineOperation(id: self.nextOperationID, name: next.name)
             self.current = operation
             next.start(operation)
+        }
+        if self.waiting.isEmpty && self.backlogPeak >= Self.largeBacklog {
+            // Thousands of calls made at once were worked off: what they held is free, but the allocator would keep
+            // it resident.
+            self.backlogPeak = 0
+            FreePages.returnSoon()
         }
     }
 
