@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 
 #if canImport(Darwin)
 import Darwin
@@ -61,14 +62,6 @@ extension BenchMemory {
     /// measured next is what the process still holds, not what the allocator kept after the workloads' transient
     /// peaks; false where there is no such call (the figure is then the plain resident set).
     static func returnFreePages() -> Bool {
-        #if canImport(Glibc)
-        // malloc.h is not in Swift's Glibc module: look the function up in the process.
-        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "malloc_trim") else { return false }
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
-        return true
-        #else
-        return false
-        #endif
+        FreePages.returnNow()
     }
 }

@@ -20,7 +20,7 @@ enum CostCommand {
             from `ready` to the last message.
           LegacyDemo cost idle --origin HOST:PORT [--seconds S]
             One client connects, subscribes to one channel and stays idle for S seconds (default 3); prints its
-            resident memory, threads and the context switches of the idle time.
+            resident memory (all, and anonymous), threads and the context switches of the idle time.
         """
 
     static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
@@ -101,11 +101,18 @@ enum CostCommand {
         let timeout = 30 + Double(warmUp + count) * 0.02
         // Warm-up: the connection is open and every lazy initialisation done before the window starts.
         try Self.publishRound(client, targets: targets, count: warmUp, timeout: timeout)
+        let residentBefore = ProcessUsage.statusField("VmRSS:")
+        _ = BenchMemory.resetPeak()
         let before = ProcessUsage.now()
         let started = nowNanos()
         try Self.publishRound(client, targets: targets, count: count, timeout: timeout)
         let seconds = Double(nowNanos() &- started) / 1e9
         Self.report("publish", ProcessUsage.now().since(before), messages: count, seconds: seconds)
+        // What the N calls queued at once made the process hold: its peak, and what it still holds after them.
+        if let residentBefore, let peak = BenchMemory.peakKiB(), let after = ProcessUsage.statusField("VmRSS:") {
+            Self.cost("publish_rss_peak_growth", Double(peak - residentBefore), "KiB", decimals: 0)
+            Self.cost("publish_rss_growth", Double(after - residentBefore), "KiB", decimals: 0)
+        }
     }
 
     /// Publishes `count` messages back to back and waits until all are acknowledged, in call order.
@@ -137,20 +144,13 @@ enum CostCommand {
     }
 
     private static func idle(origin: String, seconds: Double) throws {
-        let client = Self.client(origin: origin, name: "cost-idle")
-        try client.connect(timeout: 15)
-        defer { client.disconnect(timeout: 5) }
-        try client.subscribe([PNChannel.channelWithName("cost-idle")], timeout: 15)
-        let before = ProcessUsage.now()
-        Thread.sleep(forTimeInterval: seconds)  // the workload is doing nothing
-        let usage = ProcessUsage.now().since(before)
-        if let resident = ProcessUsage.statusField("VmRSS:") {
-            Self.cost("idle_rss", Double(resident), "KiB", decimals: 0)
+        guard let idle = try BenchIdle.measure(address: origin, seconds: seconds) else {
+            throw BenchError("cost: idle: /proc/self/status cannot be read")
         }
-        if let threads = ProcessUsage.threadCount() {
-            Self.cost("idle_threads", Double(threads), "threads", decimals: 0)
-        }
-        Self.cost("idle_switches_per_second", Double(usage.switches) / max(seconds, 1e-9), "switches")
+        Self.cost("idle_rss", Double(idle.residentKiB), "KiB", decimals: 0)
+        Self.cost("idle_anonymous_rss", Double(idle.anonymousKiB), "KiB", decimals: 0)
+        Self.cost("idle_threads", Double(idle.threads), "threads", decimals: 0)
+        Self.cost("idle_switches_per_second", idle.switchesPerSecond, "switches")
     }
 }
 
