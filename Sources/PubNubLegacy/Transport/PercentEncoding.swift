@@ -6,20 +6,26 @@
 enum PercentEncoding {
     /// Returns `value` with every byte outside the unreserved set written as `%XX`.
     static func escape(_ value: String) -> String {
-        // Keys, identifiers and most channel names need no escape: the same text, without building a copy.
-        if value.utf8.allSatisfy(Self.isUnreserved) { return value }
-        var out = [UInt8]()
-        out.reserveCapacity(value.utf8.count)
-        for byte in value.utf8 {
-            if Self.isUnreserved(byte) {
-                out.append(byte)
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(Self.hexDigits[Int(byte >> 4)])
-                out.append(Self.hexDigits[Int(byte & 0x0F)])
+        var text = value
+        // Read in place as UTF-8; keys, identifiers and most channel names need no escape and are returned as they
+        // are, without a copy.
+        let escaped = text.withUTF8 { bytes -> String? in
+            guard let first = bytes.firstIndex(where: { !Self.isUnreserved($0) }) else { return nil }
+            var out = [UInt8]()
+            out.reserveCapacity(bytes.count + 16)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<first]))
+            for byte in bytes[first...] {
+                if Self.isUnreserved(byte) {
+                    out.append(byte)
+                } else {
+                    out.append(UInt8(ascii: "%"))
+                    out.append(Self.hexDigits[Int(byte >> 4)])
+                    out.append(Self.hexDigits[Int(byte & 0x0F)])
+                }
             }
+            return String(decoding: out, as: UTF8.self)
         }
-        return String(decoding: out, as: UTF8.self)
+        return escaped ?? value
     }
 
     /// Escapes each element and joins them with a raw `,`, the list separator of PubNub paths and queries.
