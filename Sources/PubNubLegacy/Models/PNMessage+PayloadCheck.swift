@@ -74,6 +74,18 @@ private struct PayloadWalk {
             guard let wrapped = optional.wrappedValue else { return nil }
             return self.check(wrapped, depth: depth)
         }
+        // Swift arrays and dictionaries walked as they are: casting them to `[Any]` or `[AnyHashable: Any]` would
+        // copy them into new storage first. (Foundation's containers do not conform, and are checked below.)
+        if let array = value as? any ArrayValue {
+            guard depth < PNMessage.maximumPayloadNesting else { return .tooDeep }
+            return array.firstElement { self.check($0, depth: depth + 1) }
+        }
+        if let dictionary = value as? any DictionaryValue {
+            guard depth < PNMessage.maximumPayloadNesting else { return .tooDeep }
+            return dictionary.firstMember { key, element in
+                self.check(key, depth: depth + 1) ?? self.check(element, depth: depth + 1)
+            }
+        }
         // Foundation objects next: casting them to Swift types would bridge (and repair, or copy) them — deeply, so
         // an `NSArray` that contains itself would recurse until the stack overflows.
         if type is NSString.Type, let string = value as? NSString {
@@ -98,18 +110,6 @@ private struct PayloadWalk {
                     }
                 }
                 return nil
-            }
-        }
-        // Swift arrays and dictionaries walked as they are: casting them to `[Any]` or `[AnyHashable: Any]` would
-        // copy them into new storage first.
-        if let array = value as? any ArrayValue {
-            guard depth < PNMessage.maximumPayloadNesting else { return .tooDeep }
-            return array.firstElement { self.check($0, depth: depth + 1) }
-        }
-        if let dictionary = value as? any DictionaryValue {
-            guard depth < PNMessage.maximumPayloadNesting else { return .tooDeep }
-            return dictionary.firstMember { key, element in
-                self.check(key, depth: depth + 1) ?? self.check(element, depth: depth + 1)
             }
         }
         switch value {

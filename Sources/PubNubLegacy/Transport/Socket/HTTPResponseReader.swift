@@ -94,7 +94,7 @@ struct HTTPResponseReader {
                 guard try self.readHead() else { return .needMore }
             case .fixed(let remaining):
                 let take = min(remaining, self.buffer.count - self.cursor)
-                self.body.append(contentsOf: self.buffer[self.cursor..<(self.cursor + take)])
+                self.appendToBody(self.cursor..<(self.cursor + take))
                 self.cursor += take
                 if take < remaining {
                     self.phase = .fixed(remaining: remaining - take)
@@ -112,7 +112,7 @@ struct HTTPResponseReader {
                 self.phase = size == 0 ? .trailers : .chunkData(remaining: size)
             case .chunkData(let remaining):
                 let take = min(remaining, self.buffer.count - self.cursor)
-                self.body.append(contentsOf: self.buffer[self.cursor..<(self.cursor + take)])
+                self.appendToBody(self.cursor..<(self.cursor + take))
                 self.cursor += take
                 if take < remaining {
                     self.phase = .chunkData(remaining: remaining - take)
@@ -134,13 +134,21 @@ struct HTTPResponseReader {
             case .untilClose:
                 let available = self.buffer.count - self.cursor
                 guard available <= self.maximumBodyBytes - self.body.count else { throw .bodyTooLarge }
-                self.body.append(contentsOf: self.buffer[self.cursor...])
+                self.appendToBody(self.cursor..<self.buffer.count)
                 self.cursor = self.buffer.count
                 self.compact()
                 return .needMore
             case .done:
                 return .needMore
             }
+        }
+    }
+
+    /// Copies `range` of the buffer to the body in one block (appending an `ArraySlice` to `Data` goes through
+    /// generic collection code).
+    private mutating func appendToBody(_ range: Range<Int>) {
+        self.buffer.withUnsafeBufferPointer { bytes in
+            self.body.append(UnsafeBufferPointer(rebasing: bytes[range]))
         }
     }
 
@@ -310,76 +318,15 @@ struct HTTPResponseReader {
 
     // MARK: - Bytes
 
-    private static let lineFeed = UInt8(ascii: "\n")
-    private static let carriageReturn = UInt8(ascii: "\r")
-    private static let space = UInt8(ascii: " ")
-    private static let tab = UInt8(ascii: "\t")
-    private static let colon = UInt8(ascii: ":")
-    private static let comma = UInt8(ascii: ",")
+    static let lineFeed = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let colon = UInt8(ascii: ":")
+    static let comma = UInt8(ascii: ",")
     private static let httpPrefix = Array("HTTP/".utf8)
     private static let http1Prefix = Array("HTTP/1.".utf8)
     private static let http11 = Array("HTTP/1.1".utf8)
-
-    /// `bytes` without leading and trailing spaces and tabs (HTTP's optional whitespace).
-    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, bytes[start] == Self.space || bytes[start] == Self.tab { start += 1 }
-        while end > start, bytes[end - 1] == Self.space || bytes[end - 1] == Self.tab { end -= 1 }
-        return bytes[start..<end]
-    }
-
-    /// ASCII letters folded to lower case; other bytes unchanged.
-    private static func lowered(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-    }
-
-    /// Whether `bytes` spell `lower` (lower-case ASCII) in any case.
-    private static func equalsIgnoringCase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lower: StaticString) -> Bool {
-        guard bytes.count == lower.utf8CodeUnitCount else { return false }
-        return lower.withUTF8Buffer { expected in
-            zip(bytes, expected).allSatisfy { Self.lowered($0) == $1 }
-        }
-    }
-
-    /// Whether `bytes` contain `lower` (lower-case ASCII) in any case.
-    private static func containsIgnoringCase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lower: StaticString) -> Bool
-    {
-        let length = lower.utf8CodeUnitCount
-        guard bytes.count >= length else { return false }
-        return lower.withUTF8Buffer { expected in
-            for start in bytes.startIndex...(bytes.endIndex - length)
-            where Self.equalsIgnoringCase(bytes[start..<(start + length)], lower) {
-                return true
-            }
-            return false
-        }
-    }
-
-    /// The last non-empty item of a comma-separated list (the coding applied last), or `bytes` when there is none.
-    private static func lastListItem(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
-        var end = bytes.endIndex
-        while end > bytes.startIndex {
-            let start = bytes[..<end].lastIndex(of: Self.comma).map { $0 + 1 } ?? bytes.startIndex
-            if start < end { return bytes[start..<end] }
-            end = start - 1
-        }
-        return bytes
-    }
-
-    /// The non-negative decimal number `bytes` spell (digits only), or nil.
-    private static func decimal(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
-        guard !bytes.isEmpty else { return nil }
-        var value = 0
-        for byte in bytes {
-            guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflowSum) = shifted.addingReportingOverflow(Int(byte - 0x30))
-            guard !overflow && !overflowSum else { return nil }
-            value = sum
-        }
-        return value
-    }
 
     /// The index just past the blank line that ends the head, or nil when it has not arrived.
     private func headEnd() -> Int? {
