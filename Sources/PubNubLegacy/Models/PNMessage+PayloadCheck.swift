@@ -235,7 +235,8 @@ private protocol DictionaryValue {
 extension Dictionary: DictionaryValue {
     fileprivate func firstMember<Found>(_ body: (Any, Any) -> Found?) -> Found? {
         for (key, value) in self {
-            let plainKey = AnyHashable(key).base
+            // A `String` key is its own base; only other keys need the `AnyHashable` wrapping to be looked through.
+            let plainKey: Any = Key.self == String.self ? key : AnyHashable(key).base
             if let found = body(plainKey, value) { return found }
         }
         return nil

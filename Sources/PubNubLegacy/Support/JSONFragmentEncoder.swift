@@ -339,7 +339,11 @@ private protocol StringKeyedValues {
 
 extension Dictionary: StringKeyedValues where Key == String {
     fileprivate var keyOrderEntries: [JSONFragmentEncoder.KeyOrder.Entry] {
-        self.map { .init(key: $0.key, value: $0.value, plain: JSONFragmentEncoder.KeyOrder.isPlain($0.key)) }
+        // One key needs no order, so what KeyOrder would learn about it is not worked out.
+        let single = self.count == 1
+        return self.map {
+            .init(key: $0.key, value: $0.value, plain: single || JSONFragmentEncoder.KeyOrder.isPlain($0.key))
+        }
     }
 }
 

@@ -11,19 +11,27 @@ enum PercentEncoding {
         // are, without a copy.
         let escaped = text.withUTF8 { bytes -> String? in
             guard let first = bytes.firstIndex(where: { !Self.isUnreserved($0) }) else { return nil }
-            var out = [UInt8]()
-            out.reserveCapacity(bytes.count + 16)
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<first]))
-            for byte in bytes[first...] {
-                if Self.isUnreserved(byte) {
-                    out.append(byte)
-                } else {
-                    out.append(UInt8(ascii: "%"))
-                    out.append(Self.hexDigits[Int(byte >> 4)])
-                    out.append(Self.hexDigits[Int(byte & 0x0F)])
+            // At most three bytes out per byte in, written straight into the new string's storage.
+            return String(unsafeUninitializedCapacity: bytes.count * 3) {
+                (out: UnsafeMutableBufferPointer<UInt8>) -> Int in
+                var count = 0
+                for byte in bytes[..<first] {
+                    out[count] = byte
+                    count += 1
                 }
+                for byte in bytes[first...] {
+                    if Self.isUnreserved(byte) {
+                        out[count] = byte
+                        count += 1
+                    } else {
+                        out[count] = UInt8(ascii: "%")
+                        out[count + 1] = Self.hexDigit(byte >> 4)
+                        out[count + 2] = Self.hexDigit(byte & 0x0F)
+                        count += 3
+                    }
+                }
+                return count
             }
-            return String(decoding: out, as: UTF8.self)
         }
         return escaped ?? value
     }
@@ -62,7 +70,10 @@ enum PercentEncoding {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    /// The uppercase hex digit of `nibble` (0…15).
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+    }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
