@@ -148,7 +148,7 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=0)
     parser.add_argument("--channels", default="cost")
     parser.add_argument("--warm-up", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=7.0)
     args = parser.parse_args()
     try:
         {"publish": publish, "receive": receive, "idle": idle}[args.workload](args)

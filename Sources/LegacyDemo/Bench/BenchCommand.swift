@@ -248,7 +248,8 @@ enum BenchCommand {
                 subscribeKey: settings.subscribeKey,
                 secure: settings.secure,
                 caFile: settings.caFile,
-                seconds: settings.quick || settings.messages != nil ? 1 : 3
+                // Past the transport's worker linger (5 s): the threads that served the connect have ended.
+                seconds: settings.quick || settings.messages != nil ? 1 : 7
             )
             guard let idle else {
                 complain("bench: idle client: not measured here (no /proc/self/status)")

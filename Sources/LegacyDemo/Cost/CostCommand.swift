@@ -19,8 +19,9 @@ enum CostCommand {
             distinct messages {"n":i} (another process publishes them); prints the context switches and CPU time
             from `ready` to the last message.
           LegacyDemo cost idle --origin HOST:PORT [--seconds S]
-            One client connects, subscribes to one channel and stays idle for S seconds (default 3); prints its
-            resident memory (all, and anonymous), threads and the context switches of the idle time.
+            One client connects, subscribes to one channel and stays idle for S seconds (default 7, past the
+            transport's 5 s worker linger); prints its resident memory (all, and anonymous), threads and the
+            context switches of the idle time.
         """
 
     static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
@@ -49,7 +50,7 @@ enum CostCommand {
                 channels: channels
             )
         case "idle":
-            try Self.idle(origin: origin, seconds: try options.seconds("--seconds", default: 3))
+            try Self.idle(origin: origin, seconds: try options.seconds("--seconds", default: 7))
         default:
             throw UsageError(message: "unknown cost workload \(workload)")
         }
