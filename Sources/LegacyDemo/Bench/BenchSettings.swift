@@ -93,16 +93,25 @@ struct BenchSettings {
     /// `--workload NAME`: run only that workload and print its figures (how the bench runs the fan-out and the
     /// 100,000-message answer in child processes of their own, `BenchChild`).
     var workload: BenchChild.Workload?
+    /// `--storm SECONDS`: only the storm workload (`BenchStorm`), for that long.
+    var storm: Double?
 
     init(_ arguments: ArraySlice<String>) throws {
         let options = try Options(
             arguments,
-            valueFlags: ["--origin", "--publish-key", "--subscribe-key", "--messages", "--ca-file", "--workload"],
+            valueFlags: [
+                "--origin", "--publish-key", "--subscribe-key", "--messages", "--ca-file", "--workload", "--storm",
+            ],
             switchFlags: ["--quick", "--secure", "--network-only"]
         )
         self.networkOnly = options.has("--network-only")
         self.quick = options.has("--quick")
         self.counts = self.quick ? .quick : .full
+        if options.string("--storm") != nil {
+            let seconds = try options.seconds("--storm", default: 0)
+            guard seconds > 0 else { throw UsageError(message: "--storm must be more than 0 seconds") }
+            self.storm = seconds
+        }
         if let text = options.string("--messages") {
             guard let messages = Int(text), (1...100_000).contains(messages) else {
                 throw UsageError(message: "--messages must be a whole number 1…100000")

@@ -167,12 +167,17 @@ final class ConsoleSession {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
-    /// Disconnects and waits for did-disconnect (shorter than a command: the end of a session never hangs).
-    func disconnect() {
+    /// Disconnects and waits until the disconnect ran — after its did-disconnect when there was a connection to end,
+    /// at once when there was none (a connect that failed for good leaves nothing) — at most 5 s, shorter than a
+    /// command: the end of a session never hangs. True when a did-disconnect was delivered.
+    @discardableResult
+    func disconnect() -> Bool {
         let baseline = self.baseline([.disconnected])
-        PubNub.disconnect()
-        if self.state.wait(for: [.disconnected], after: baseline, timeout: Self.disconnectTimeout) == nil {
+        let ran = Latch()
+        PubNub.sharedInstance().disconnect { ran.open() }
+        if !ran.wait(timeout: Self.disconnectTimeout) {
             self.output.line("timeout disconnect: no outcome after \(Self.seconds(Self.disconnectTimeout))")
         }
+        return self.state.count(.disconnected) > baseline[.disconnected, default: 0]
     }
 }

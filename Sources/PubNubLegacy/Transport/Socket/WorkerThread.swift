@@ -1,10 +1,5 @@
 import Dispatch
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import PlatformSupport
 
 // A sequential publish is a round trip on one connection: the answer comes in on a socket worker, and the next
 // request goes out from the same worker. Handing the answer to the client queue's thread and the next request back
@@ -30,8 +25,7 @@ final class WorkerThread {
 
     /// The worker running on the calling thread; nil on every other thread.
     static var current: WorkerThread? {
-        guard let pointer = pthread_getspecific(Self.key) else { return nil }
-        return Unmanaged<WorkerThread>.fromOpaque(pointer).takeUnretainedValue()
+        Self.threads.value
     }
 
     /// Runs `work` on the serial `queue`: inside a worker's completion with `queue.sync` on the worker itself (it
@@ -50,28 +44,16 @@ final class WorkerThread {
     /// returns.
     static func run(for pool: AnyObject, _ body: (WorkerThread) -> Void) {
         let worker = WorkerThread(pool: ObjectIdentifier(pool))
-        let retained = Unmanaged.passRetained(worker)
-        pthread_setspecific(Self.key, retained.toOpaque())
-        defer {
-            pthread_setspecific(Self.key, nil)
-            retained.release()
-        }
-        body(worker)
+        Self.threads.withValue(worker) { body(worker) }
     }
 
-    /// Runs `completion` marked as reporting, so `reportsInline` is true inside it.
+    /// Runs `completion` marked as reporting: inside it, `hand(to:_:)` runs its work in place.
     func report(_ completion: () -> Void) {
         self.reporting = true
         defer { self.reporting = false }
         completion()
     }
 
-    /// The thread-local slot, made once per process.
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        guard pthread_key_create(&key, nil) == 0 else {
-            preconditionFailure("pthread_key_create failed: the process is out of thread-local keys")
-        }
-        return key
-    }()
+    /// Each worker thread's `WorkerThread`.
+    private static let threads = ThreadLocal<WorkerThread>()
 }
