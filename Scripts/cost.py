@@ -19,8 +19,8 @@ subscriber is stopped with SIGSTOP, so every run receives them in the same answe
 100 — whatever the timing), and `idle` (one client connected and subscribed, doing nothing: resident memory and
 threads).
 
-Prints `COST <client> <figure> <value> <unit>` lines and a table; `--against PATH` adds a second LegacyDemo binary
-(e.g. one built from an earlier commit) to every figure of ours, measured in the same run.
+Prints `COST <client> <figure> <value> <unit>` lines and a table; each `--against [NAME=]PATH` adds another LegacyDemo
+binary (e.g. one built from an earlier commit) to every figure of ours, measured in the same run.
 """
 
 import argparse
@@ -34,6 +34,7 @@ import tempfile
 import time
 
 CHANNELS = "cost-a,cost-b,cost-c,cost-d"
+IDLE_SECONDS = 7
 
 
 def progress(text: str) -> None:
@@ -57,6 +58,9 @@ class Client:
             arguments = [kind, origin]
         if kind in ("publish", "receive"):
             arguments += ["--count", str(count), "--channels", CHANNELS if kind == "receive" else "cost-publish"]
+        elif kind == "idle":
+            # Every client idles as long, past the Swift transport's 5 s worker linger (earlier builds' default was 3 s).
+            arguments += ["--seconds", str(IDLE_SECONDS)]
         return self.command + arguments
 
 
@@ -198,7 +202,9 @@ def measure(runner: Runner, client: Client, kind: str, counts: tuple, tools: set
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True, help="the LegacyDemo binary measured (release build)")
-    parser.add_argument("--against", help="a second LegacyDemo binary measured the same way, e.g. an earlier commit's")
+    parser.add_argument("--against", action="append", default=[],
+                        help="another LegacyDemo binary measured the same way, e.g. an earlier commit's; repeatable; "
+                             "NAME=PATH names its column (default: against, against2, ...)")
     parser.add_argument("--python", help="the Python of a venv with the pinned SDK; without it, no Python figures")
     parser.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts (slow)")
     parser.add_argument("--workloads", default="publish,receive,idle", help="which of publish,receive,idle to run")
@@ -221,8 +227,10 @@ def main() -> int:
         origin = line.split()[-1]
         here = os.path.dirname(os.path.abspath(__file__))
         clients = [Client("ours", [args.bin, "cost"], True, (200, 1200), (400, 2400))]
-        if args.against:
-            clients.append(Client("against", [args.against, "cost"], True, (200, 1200), (400, 2400)))
+        for number, against in enumerate(args.against, start=1):
+            name, _, path = against.rpartition("=") if "=" in against else ("", "", against)
+            name = name or ("against" if number == 1 else f"against{number}")
+            clients.append(Client(name, [path, "cost"], True, (200, 1200), (400, 2400)))
         if args.python:
             clients.append(Client("python", [args.python, os.path.join(here, "cost_python_sdk.py")], False,
                                   (100, 400), (400, 2400)))
@@ -261,8 +269,10 @@ def main() -> int:
                     f"{results[name][kind][key]:>14,.2f}" if key in results[name][kind] else f"{'-':>14}"
                     for name in names)
                 print(f"{kind + ' ' + key:38}{row}")
-        for key in ("idle_rss", "idle_threads", "idle_switches_per_second"):
-            print(f"{key:38}" + "".join(f"{results[name]['idle'].get(key, 0):>14,.0f}" for name in names))
+        for key in ("idle_rss", "idle_anonymous_rss", "idle_threads", "idle_switches_per_second"):
+            print(f"{key:38}" + "".join(
+                f"{results[name]['idle'][key]:>14,.0f}" if key in results[name]["idle"] else f"{'-':>14}"
+                for name in names))
         print(f"# load average at end: {open('/proc/loadavg').read().split()[:3]}")
         return 0
     finally:

@@ -4,9 +4,10 @@
 # threads — for this client (release LegacyDemo) and the official Python SDK, against one LocalOrigin in one run.
 # Scripts/cost.py says how each figure is taken; BENCHMARKS.md has the latest run.
 # Installs what it needs on a fresh clone: valgrind (Debian) and the .venv-interop venv (as Scripts/test.sh).
-# Usage: Scripts/cost.sh [--against LEGACY_DEMO_BINARY] [--no-python] [--no-callgrind] [--keep DIRECTORY]
+# Usage: Scripts/cost.sh [--against [NAME=]LEGACY_DEMO_BINARY]... [--no-python] [--no-callgrind] [--keep DIRECTORY]
 #                       [--workloads publish,receive,idle]
-#   --against: also measure another LegacyDemo build (e.g. an earlier commit's release binary) in the same run;
+#   --against [NAME=]BINARY: also measure another LegacyDemo build (e.g. an earlier commit's release binary) in the
+#   same run, in a column NAME (repeatable);
 #   --keep: leave the callgrind profiles and perf/strace reports in DIRECTORY (for callgrind_annotate).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +20,7 @@ while [ $# -gt 0 ]; do
         --keep) extra+=(--keep "$2"); shift 2 ;;
         --workloads) extra+=(--workloads "$2"); shift 2 ;;
         --no-python) python=no; shift ;;
-        *) echo "usage: Scripts/cost.sh [--against BINARY] [--no-python] [--no-callgrind] [--keep DIRECTORY]" \
+        *) echo "usage: Scripts/cost.sh [--against [NAME=]BINARY]... [--no-python] [--no-callgrind] [--keep DIRECTORY]" \
                "[--workloads publish,receive,idle]" >&2
            exit 2 ;;
     esac
