@@ -79,6 +79,20 @@ final class BenchCounter: Sendable {
     /// Distinct events counted so far.
     var count: Int { self.counts.withLock { $0.seen.count } }
 
+    /// The numbers of `0..<total` never counted, as ranges, oldest first (what a workload lost).
+    func missing(below total: Int) -> [ClosedRange<Int>] {
+        let seen = self.counts.withLock { $0.seen }
+        var ranges: [ClosedRange<Int>] = []
+        for number in 0..<total where !seen.contains(number) {
+            if let last = ranges.last, last.upperBound == number - 1 {
+                ranges[ranges.count - 1] = last.lowerBound...number
+            } else {
+                ranges.append(number...number)
+            }
+        }
+        return ranges
+    }
+
     /// Events that arrived after one with a higher number.
     var reorderedCount: Int { self.counts.withLock { $0.reordered } }
 
