@@ -89,7 +89,8 @@ for name in publish_throughput publish_async_throughput publish_sequential publi
     request_new_p99 request_kept_p50 request_kept_p99 fanout_per_event fanout_bare_per_event \
     fanout_listeners_per_event crypto_encrypt_1KiB crypto_decrypt_1KiB batch_100k_delivery batch_100k_peak_rss \
     batch_100k_rss_growth json_encode_1KiB json_encode_1KiB_foundation json_encode_dict \
-    json_encode_dict_foundation rss_start rss_end rss_end_trimmed; do
+    json_encode_dict_foundation rss_start rss_end rss_end_trimmed publish_switches idle_client_rss \
+    idle_client_anonymous_rss idle_client_threads; do
     grep -q "^BENCH $name [0-9.-]* [^ ]*\$" <<<"$bench_out" || { echo "missing BENCH $name in:"; echo "$bench_out"; exit 1; }
 done
 grep -q '^BENCH delivery_lost 0 msg$' <<<"$bench_out" || { echo "delivery lost messages:"; echo "$bench_out"; exit 1; }

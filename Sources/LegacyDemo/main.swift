@@ -8,6 +8,7 @@ let usage = """
     \(OriginCommand.usage)
     \(ConsoleSession.usage)
     \(BenchCommand.usage)
+    \(CostCommand.usage)
     """
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -24,6 +25,8 @@ do {
         exit(try ConsoleSession.run(arguments.dropFirst()))
     case "bench":
         exit(try BenchCommand.run(arguments.dropFirst()))
+    case "cost":
+        exit(try CostCommand.run(arguments.dropFirst()))
     case "help", "--help", "-h":
         say(usage)
         exit(0)

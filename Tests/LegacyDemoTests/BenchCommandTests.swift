@@ -15,18 +15,28 @@ struct BenchCommandTests {
     #else
     private static let glibcOnly: [(name: String, unit: String)] = []
     #endif
-    private static let everywhere: [(name: String, unit: String)] = [
-        ("publish_throughput", "msg/s"), ("publish_async_throughput", "msg/s"), ("publish_sequential", "msg/s"),
-        ("publish_async_sequential", "msg/s"), ("publish_pipelined_throughput", "msg/s"), ("latency_p50", "ms"),
-        ("latency_p99", "ms"), ("delivery_throughput", "msg/s"), ("delivery_lost", "msg"),
-        ("delivery_pipelined_throughput", "msg/s"), ("delivery_pipelined_lost", "msg"), ("request_new_p50", "ms"),
-        ("request_new_p99", "ms"),
-        ("request_kept_p50", "ms"), ("request_kept_p99", "ms"), ("fanout_per_event", "us"),
-        ("fanout_bare_per_event", "us"), ("fanout_listeners_per_event", "us"), ("crypto_encrypt_1KiB", "us"),
-        ("crypto_decrypt_1KiB", "us"), ("batch_100k_delivery", "msg/s"), ("batch_100k_peak_rss", "KiB"),
-        ("batch_100k_rss_growth", "KiB"), ("json_encode_1KiB", "us"), ("json_encode_1KiB_foundation", "us"),
-        ("json_encode_dict", "us"), ("json_encode_dict_foundation", "us"), ("rss_start", "KiB"), ("rss_end", "KiB"),
+    #if os(Linux)
+    /// The idle client's figures, read from /proc/self/status.
+    private static let procOnly: [(name: String, unit: String)] = [
+        ("idle_client_rss", "KiB"), ("idle_client_anonymous_rss", "KiB"), ("idle_client_threads", "threads"),
     ]
+    #else
+    private static let procOnly: [(name: String, unit: String)] = []
+    #endif
+    private static let everywhere: [(name: String, unit: String)] =
+        [
+            ("publish_throughput", "msg/s"), ("publish_async_throughput", "msg/s"), ("publish_sequential", "msg/s"),
+            ("publish_async_sequential", "msg/s"), ("publish_pipelined_throughput", "msg/s"), ("latency_p50", "ms"),
+            ("latency_p99", "ms"), ("delivery_throughput", "msg/s"), ("delivery_lost", "msg"),
+            ("delivery_pipelined_throughput", "msg/s"), ("delivery_pipelined_lost", "msg"), ("request_new_p50", "ms"),
+            ("request_new_p99", "ms"),
+            ("request_kept_p50", "ms"), ("request_kept_p99", "ms"), ("fanout_per_event", "us"),
+            ("fanout_bare_per_event", "us"), ("fanout_listeners_per_event", "us"), ("crypto_encrypt_1KiB", "us"),
+            ("crypto_decrypt_1KiB", "us"), ("batch_100k_delivery", "msg/s"), ("batch_100k_peak_rss", "KiB"),
+            ("batch_100k_rss_growth", "KiB"), ("json_encode_1KiB", "us"), ("json_encode_1KiB_foundation", "us"),
+            ("json_encode_dict", "us"), ("json_encode_dict_foundation", "us"), ("rss_start", "KiB"), ("rss_end", "KiB"),
+            ("publish_switches", "switches"),
+        ] + Self.procOnly
 
     /// Runs the demo to its end (stopping it at the deadline) and returns it with its exit status.
     private func runToEnd(_ arguments: [String], timeout: Double = 120) throws -> (DemoProcess, Int32?) {
@@ -72,7 +82,8 @@ struct BenchCommandTests {
             "publish_pipelined_throughput", "delivery_throughput", "delivery_pipelined_throughput",
             "fanout_per_event", "crypto_encrypt_1KiB", "batch_100k_delivery", "batch_100k_peak_rss",
             "json_encode_1KiB", "json_encode_1KiB_foundation", "json_encode_dict", "json_encode_dict_foundation",
-        ] {
+            "publish_switches",
+        ] + Self.procOnly.map(\.name) {
             #expect((found[name]?.value ?? 0) > 0, "\(name)")
         }
         #expect((found["latency_p50"]?.value ?? 0) <= (found["latency_p99"]?.value ?? 0))
@@ -82,7 +93,7 @@ struct BenchCommandTests {
         }
         #expect((found["rss_start"]?.value ?? 0) > 0)
         // Progress goes to stderr, one line per workload, never to stdout.
-        for step in 1...11 { #expect(demo.errors.contains("bench: \(step)/11 ")) }
+        for step in 1...12 { #expect(demo.errors.contains("bench: \(step)/12 ")) }
     }
 
     @Test func givenOriginIsUsedWithItsKeys() throws {
@@ -128,7 +139,7 @@ struct BenchCommandTests {
         let network = Self.figures.map(\.name).filter { name in !offline.contains { name.hasPrefix($0) } }
         #expect(Set(found.keys) == Set(network))
         #expect(found["delivery_lost"]?.value == 0)
-        for step in 1...7 { #expect(demo.errors.contains("bench: \(step)/7 ")) }
+        for step in 1...8 { #expect(demo.errors.contains("bench: \(step)/8 ")) }
         // Every connection the clients and the probe made was TLS.
         #expect(terminator.output.contains("\ntls\n"))
         #expect(!terminator.output.contains("plain") && !terminator.output.contains("tls-rejected"))
@@ -144,6 +155,17 @@ struct BenchCommandTests {
         #expect(!demo.output.contains("BENCH publish_throughput"))
     }
 
+    /// The workloads the bench runs in child processes print their own figures, and only those.
+    @Test(arguments: [
+        ("fan-out", ["fanout_per_event", "fanout_bare_per_event", "fanout_listeners_per_event"]),
+        ("batch", ["batch_100k_delivery", "batch_100k_peak_rss", "batch_100k_rss_growth"]),
+    ])
+    func oneWorkloadAlonePrintsOnlyItsFigures(workload: String, names: [String]) throws {
+        let (demo, status) = try self.runToEnd(["bench", "--workload", workload, "--messages", "5"])
+        #expect(status == 0, "stdout: \(demo.output)\nstderr: \(demo.errors)")
+        #expect(self.figures(in: demo.output).keys.sorted() == names.sorted(), "stdout: \(demo.output)")
+    }
+
     @Test(arguments: [
         (["bench", "--fast"], "unknown flag --fast"),
         (["bench", "--publish-key", "k"], "--publish-key needs --origin"),
@@ -152,6 +174,7 @@ struct BenchCommandTests {
         (["bench", "--origin"], "--origin needs a value"),
         (["bench", "--secure"], "--secure needs --origin"),
         (["bench", "--origin", "127.0.0.1:1", "--ca-file", "x.pem"], "--ca-file needs --secure"),
+        (["bench", "--workload", "crypto"], "--workload takes fan-out, batch or idle"),
     ])
     func badFlagsGiveTheUsageAndExitTwo(arguments: [String], message: String) throws {
         let (demo, status) = try self.runToEnd(arguments, timeout: 30)

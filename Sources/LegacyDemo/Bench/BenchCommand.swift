@@ -13,6 +13,7 @@ enum BenchCommand {
             Measures, on an embedded local origin or on --origin (plain HTTP, or TLS with --secure; keys default to
             demo):
               publish_throughput   acknowledged publishes/s, one client, one channel, calls made back to back
+              publish_switches     context switches of the whole process per message of publish_throughput
               publish_async_throughput  the same through PubNubAsync's publish(_:to:), calls started at once
               publish_sequential   acknowledged publishes/s, one at a time (the next call from the previous block)
               publish_async_sequential  the same through PubNubAsync, each publish awaited before the next
@@ -31,6 +32,9 @@ enum BenchCommand {
                                    batch_100k_rss_growth the resident memory a second after it minus before it
               json_encode_*        µs to encode a 1 KiB string / a small dictionary as a message's JSON text;
                                    *_foundation: JSONSerialization on the same value
+              idle_client_rss      KiB of resident memory of a process holding one client, connected and
+                                   subscribed, after it was idle a few seconds (_anonymous_rss: without the shared
+                                   libraries' pages; _threads: its threads)
               rss_start/rss_end    resident memory at start and end
               rss_end_trimmed      at the end, after the allocator returned its free pages (glibc)
             --storm SECONDS runs only the storm instead: 16 threads call one client's time and publish as fast as
@@ -39,7 +43,8 @@ enum BenchCommand {
             the end of the storm until the last block ran).
             --ca-file trusts the CA certificates in PATH for TLS instead of the system's. --network-only skips the
             fan-out, crypto, batch and JSON workloads, which do not use the given origin. --quick runs a few
-            seconds per workload. Exit
+            seconds per workload. The fan-out, the batch and the idle client run in child processes (--workload
+            fan-out|batch|idle runs one alone). Exit
             status 0; 1 when a workload fails or loses messages (the figures measured so far are printed); 2 for
             bad flags.
         """
@@ -56,6 +61,10 @@ enum BenchCommand {
 
     static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
         let settings = try BenchSettings(arguments)
+        if let workload = settings.workload {
+            try Self.run(workload, settings: settings)
+            return 0
+        }
         let counts = settings.counts
         let rssStart = BenchMemory.residentKiB()
 
@@ -86,7 +95,7 @@ enum BenchCommand {
         if let seconds = settings.storm {
             return try Self.storm(settings, address: address, seconds: seconds)
         }
-        let total = settings.networkOnly ? 7 : 11
+        let total = settings.networkOnly ? 8 : 12
 
         let network = BenchWorkloads(
             address: address,
@@ -100,8 +109,12 @@ enum BenchCommand {
         try network.start()
 
         complain("bench: 1/\(total) publish throughput, \(counts.publishes) messages back to back")
+        let usage = ProcessUsage.now()
         let throughput = try network.publishThroughput(count: counts.publishes)
+        let switches = ProcessUsage.now().since(usage)
         Self.bench("publish_throughput", throughput, "msg/s", decimals: 0)
+        // Every thread of the process: the publisher's, and the idle subscriber's and pipelined publisher's.
+        Self.bench("publish_switches", Double(switches.switches) / Double(counts.publishes), "switches", decimals: 2)
         // The same publishes through the PubNubAsync overlay, on the same client (MIGRATION.md §11).
         let overlay = PubNubClient(wrapping: network.publisherClient)
         let channel = network.throughputChannelName
@@ -173,10 +186,7 @@ enum BenchCommand {
 
         if !settings.networkOnly {
             complain("bench: 7/\(total) fan-out, \(counts.fanOutRounds) rounds of \(counts.fanOutEvents) events")
-            let fanOut = try BenchFanOut.measure(events: counts.fanOutEvents, rounds: counts.fanOutRounds)
-            Self.bench("fanout_per_event", fanOut.withListeners, "us", decimals: 3)
-            Self.bench("fanout_bare_per_event", fanOut.bare, "us", decimals: 3)
-            Self.bench("fanout_listeners_per_event", fanOut.listeners, "us", decimals: 3)
+            try BenchChild.run(.fanOut, settings: settings)
             Self.showResidentMemory()
 
             complain("bench: 8/\(total) crypto, 1 KiB message")
@@ -186,14 +196,7 @@ enum BenchCommand {
             Self.showResidentMemory()
 
             complain("bench: 9/\(total) one subscribe answer of \(counts.batchMessages) messages")
-            let batch = try BenchBatch.measure(count: counts.batchMessages)
-            complain(
-                "bench: batch: resident memory \(batch.startKiB) KiB before, \(batch.peakKiB) KiB at the peak,"
-                    + " \(batch.afterKiB) KiB a second after"
-            )
-            Self.bench("batch_100k_delivery", batch.rate, "msg/s", decimals: 0)
-            Self.bench("batch_100k_peak_rss", Double(batch.peakKiB), "KiB", decimals: 0)
-            Self.bench("batch_100k_rss_growth", Double(batch.afterKiB - batch.startKiB), "KiB", decimals: 0)
+            try BenchChild.run(.batch, settings: settings)
             Self.showResidentMemory()
 
             complain("bench: 10/\(total) JSON encoding, 1 KiB string and small dictionary")
@@ -204,6 +207,9 @@ enum BenchCommand {
             Self.bench("json_encode_dict_foundation", json.dictionaryFoundation, "us", decimals: 3)
             Self.showResidentMemory()
         }
+
+        complain("bench: \(total - 1)/\(total) an idle subscribed client, in a process of its own")
+        try BenchChild.run(.idle, settings: settings, origin: address)
 
         complain("bench: \(total)/\(total) resident memory")
         guard let start = rssStart, let end = BenchMemory.residentKiB() else {
@@ -221,6 +227,45 @@ enum BenchCommand {
             return 1
         }
         return 0
+    }
+
+    /// Runs one workload alone and prints its figures (`--workload`, in a child process: `BenchChild`).
+    private static func run(_ workload: BenchChild.Workload, settings: BenchSettings) throws {
+        let counts = settings.counts
+        switch workload {
+        case .fanOut:
+            let fanOut = try BenchFanOut.measure(events: counts.fanOutEvents, rounds: counts.fanOutRounds)
+            Self.bench("fanout_per_event", fanOut.withListeners, "us", decimals: 3)
+            Self.bench("fanout_bare_per_event", fanOut.bare, "us", decimals: 3)
+            Self.bench("fanout_listeners_per_event", fanOut.listeners, "us", decimals: 3)
+        case .batch:
+            let batch = try BenchBatch.measure(count: counts.batchMessages)
+            complain(
+                "bench: batch: resident memory \(batch.startKiB) KiB before, \(batch.peakKiB) KiB at the peak,"
+                    + " \(batch.afterKiB) KiB a second after"
+            )
+            Self.bench("batch_100k_delivery", batch.rate, "msg/s", decimals: 0)
+            Self.bench("batch_100k_peak_rss", Double(batch.peakKiB), "KiB", decimals: 0)
+            Self.bench("batch_100k_rss_growth", Double(batch.afterKiB - batch.startKiB), "KiB", decimals: 0)
+        case .idle:
+            guard let origin = settings.origin else { throw UsageError(message: "--workload idle needs --origin") }
+            let idle = try BenchIdle.measure(
+                address: origin,
+                publishKey: settings.publishKey,
+                subscribeKey: settings.subscribeKey,
+                secure: settings.secure,
+                caFile: settings.caFile,
+                // Past the transport's worker linger (5 s): the threads that served the connect have ended.
+                seconds: settings.quick || settings.messages != nil ? 1 : 7
+            )
+            guard let idle else {
+                complain("bench: idle client: not measured here (no /proc/self/status)")
+                return
+            }
+            Self.bench("idle_client_rss", Double(idle.residentKiB), "KiB", decimals: 0)
+            Self.bench("idle_client_anonymous_rss", Double(idle.anonymousKiB), "KiB", decimals: 0)
+            Self.bench("idle_client_threads", Double(idle.threads), "threads", decimals: 0)
+        }
     }
 
     /// The rows of one delivery workload: `<prefix>_throughput`, `<prefix>_lost`.

@@ -26,6 +26,9 @@ final class BenchCounter: Sendable {
         var samples: [Double] = []
         var lastNanos: UInt64 = 0
         var failure: String?
+        /// The count a waiter waits for: only reaching it wakes the waiter, so the figures do not pay a thread
+        /// wake-up per event.
+        var target = Int.max
     }
 
     private let counts = Monitor(Counts())
@@ -39,7 +42,7 @@ final class BenchCounter: Sendable {
                 counts.highest = max(counts.highest, number)
                 if let sample { counts.samples.append(sample) }
                 counts.lastNanos = now
-                self.counts.broadcast()
+                if counts.seen.count >= counts.target { self.counts.broadcast() }
             } else {
                 counts.duplicated += 1
             }
@@ -54,13 +57,17 @@ final class BenchCounter: Sendable {
         }
     }
 
-    /// Blocks until `target` distinct events were counted. Throws when `fail(_:)` was called, or at `deadline`
+    /// Blocks until `target` distinct events were counted (one waiting thread at a time). Throws when `fail(_:)` was called, or at `deadline`
     /// with what was missing (`what` names the workload in the message).
     func wait(for target: Int, until deadline: DispatchTime, what: String) throws {
         let seconds = Double(deadline.uptimeNanoseconds &- DispatchTime.now().uptimeNanoseconds) / 1e9
         let limit = Date(timeIntervalSinceNow: max(seconds, 0))
         let (seen, failure) = self.counts.wait { counts, wake -> MonitorStep<(Int, String?)> in
-            if counts.seen.count < target && counts.failure == nil && wake != .timedOut { return .waitUntil(limit) }
+            if counts.seen.count < target && counts.failure == nil && wake != .timedOut {
+                counts.target = target
+                return .waitUntil(limit)
+            }
+            counts.target = Int.max
             return .done((counts.seen.count, counts.failure))
         }
         if let failure { throw BenchError("\(what): \(failure)") }
@@ -71,6 +78,20 @@ final class BenchCounter: Sendable {
 
     /// Distinct events counted so far.
     var count: Int { self.counts.withLock { $0.seen.count } }
+
+    /// The numbers of `0..<total` never counted, as ranges, oldest first (what a workload lost).
+    func missing(below total: Int) -> [ClosedRange<Int>] {
+        let seen = self.counts.withLock { $0.seen }
+        var ranges: [ClosedRange<Int>] = []
+        for number in 0..<total where !seen.contains(number) {
+            if let last = ranges.last, last.upperBound == number - 1 {
+                ranges[ranges.count - 1] = last.lowerBound...number
+            } else {
+                ranges.append(number...number)
+            }
+        }
+        return ranges
+    }
 
     /// Events that arrived after one with a higher number.
     var reorderedCount: Int { self.counts.withLock { $0.reordered } }

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -49,10 +50,6 @@ extension BenchMemory {
     /// measured next is what the process still holds, not what the allocator kept after the workloads' transient
     /// peaks; false where there is no such call (Musl, Apple platforms: the figure is then the plain resident set).
     static func returnFreePages() -> Bool {
-        // malloc.h is not in Swift's Glibc module, and only glibc has the call: look it up in the process.
-        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "malloc_trim") else { return false }
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
-        return true
+        FreePages.returnNow()
     }
 }

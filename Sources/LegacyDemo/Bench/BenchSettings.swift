@@ -88,13 +88,20 @@ struct BenchSettings {
     var networkOnly: Bool
     var quick: Bool
     var counts: Counts
+    /// `--messages N` when given (the tests' small counts), so a workload run in a child process gets the same.
+    var messages: Int?
+    /// `--workload NAME`: run only that workload and print its figures (how the bench runs the fan-out and the
+    /// 100,000-message answer in child processes of their own, `BenchChild`).
+    var workload: BenchChild.Workload?
     /// `--storm SECONDS`: only the storm workload (`BenchStorm`), for that long.
     var storm: Double?
 
     init(_ arguments: ArraySlice<String>) throws {
         let options = try Options(
             arguments,
-            valueFlags: ["--origin", "--publish-key", "--subscribe-key", "--messages", "--ca-file", "--storm"],
+            valueFlags: [
+                "--origin", "--publish-key", "--subscribe-key", "--messages", "--ca-file", "--workload", "--storm",
+            ],
             switchFlags: ["--quick", "--secure", "--network-only"]
         )
         self.networkOnly = options.has("--network-only")
@@ -110,6 +117,13 @@ struct BenchSettings {
                 throw UsageError(message: "--messages must be a whole number 1…100000")
             }
             self.counts = .tiny(messages)
+            self.messages = messages
+        }
+        if let name = options.string("--workload") {
+            guard let workload = BenchChild.Workload(rawValue: name) else {
+                throw UsageError(message: "--workload takes fan-out, batch or idle")
+            }
+            self.workload = workload
         }
         if let address = options.string("--origin") {
             guard !address.isEmpty, !address.contains("/"), !address.contains(where: \.isWhitespace) else {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PlatformSupport
 import PubNubLegacy
 
 /// Workloads 1–3 of `LegacyDemo bench`: three clients of one origin — `publisher`, `pipelinedPublisher` (the same
@@ -197,6 +198,9 @@ final class BenchWorkloads {
         )
         let deliveryChannel = pipelined ? self.pipelinedDeliveryChannel : self.deliveryChannel
         let channel = deliveryChannel.name
+        // How far the subscriber fell behind the acknowledged publishes: an origin keeps a bounded number of messages
+        // per channel (LocalOrigin: `historyLimitPerChannel`, 1,000), and a subscriber further behind loses the oldest.
+        let behind = Locked(0)
         self.subscriber.handle(
             (
                 sent: nil,
@@ -205,6 +209,8 @@ final class BenchWorkloads {
                         let number = jsonInteger(fields["n"])
                     else { return }
                     arrived.record(number)
+                    let lag = acknowledged.count - arrived.count
+                    behind.withLock { $0 = max($0, lag) }
                 },
                 failed: { arrived.fail($0) }
             )
@@ -224,6 +230,13 @@ final class BenchWorkloads {
         try? arrived.wait(for: count, until: deadline(in: Self.drainTimeout), what: "delivery")
         let received = arrived.count
         guard received > 0 else { throw BenchError("delivery: no message arrived") }
+        if received < count {
+            let ranges = arrived.missing(below: count).prefix(8).map { "\($0.lowerBound)...\($0.upperBound)" }
+            complain(
+                "bench: delivery: \(count - received) never arrived (\(ranges.joined(separator: ", "))); the"
+                    + " subscriber was up to \(behind.current) messages behind the acknowledged publishes"
+            )
+        }
         let receiving = Self.seconds(from: started, to: arrived.lastArrival)
         let publishing = Self.seconds(from: started, to: acknowledged.lastArrival)
         return (Double(received) / receiving, count - received, arrived.duplicateCount, publishing, receiving)

@@ -65,6 +65,10 @@ final class ClientEngine: @unchecked Sendable {
     /// first.
     private(set) var pipelined: [EngineOperation] = []
     private var nextOperationID = 0
+    /// The most operations waiting at once since the line was last empty (`FreePages` after a large backlog).
+    private var backlogPeak = 0
+    /// A backlog this long that has been worked off returns the allocator's free pages (`FreePages`).
+    static let largeBacklog = 1_000
     /// True while the queue starts operations, or while `holdingOperations` runs: an operation that finishes then
     /// does not start the next one (the running loop, or the end of `holdingOperations`, does).
     private var pumping = false
@@ -210,6 +214,7 @@ final class ClientEngine: @unchecked Sendable {
         } else {
             self.waiting.append(operation)
         }
+        self.backlogPeak = max(self.backlogPeak, self.waiting.count)
         self.pump()
         return operation.id
     }
@@ -323,6 +328,12 @@ final class ClientEngine: @unchecked Sendable {
             next.start(operation)
             (self.callTicket, self.callTime) = call
         }
+        if self.waiting.isEmpty && self.backlogPeak >= Self.largeBacklog {
+            // Thousands of calls made at once were worked off: what they held is free, but the allocator would keep
+            // it resident.
+            self.backlogPeak = 0
+            FreePages.returnSoon()
+        }
     }
 
     // MARK: - Timers and requests
@@ -339,7 +350,8 @@ final class ClientEngine: @unchecked Sendable {
         return settings.endpointContext(uuid: uuid, security: self.security.level)
     }
 
-    /// Sends `endpoint` on `lane`; `completion` runs on the queue.
+    /// Sends `endpoint` on `lane`; `completion` runs on the queue (on the socket worker that read the answer, when it
+    /// can: `WorkerThread.hand(to:_:)`).
     @discardableResult
     func send(
         _ endpoint: Endpoint,
@@ -356,7 +368,8 @@ final class ClientEngine: @unchecked Sendable {
         }
         let box = QueueBox(completion)
         return lane.send(request) { result in
-            self.queue.async {
+            // On a socket worker with the answer, the handling runs on that worker (WorkerThread.swift).
+            WorkerThread.hand(to: self.queue) {
                 box.value(result)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 
 /// Carries out the subscribe loop's decisions (`SubscribeLoop.StateMachine`): sends and cancels the long-poll
 /// on its own lane, runs the handshake, settle and deadline timers, and hands answers back to the machine.
@@ -12,6 +13,9 @@ import Foundation
 final class SubscribeLoop {
     /// Undelivered batch weight (`SubscribeBatch.weight`, about bytes) above which the next request waits.
     static let deliveryWindow = 8 * 1_024 * 1_024
+    /// An answer at least this heavy returns the allocator's free pages once delivered (`FreePages`): the service's
+    /// largest ordinary answers (100 messages of 32 KiB) stay below it.
+    static let largeAnswer = 4 * 1_024 * 1_024
 
     private unowned let engine: ClientEngine
     private(set) var machine = StateMachine()
@@ -272,6 +276,8 @@ final class SubscribeLoop {
         let weight = batch.weight
         self.undeliveredWeight += weight
         self.engine.emit(batch) { [weak self] in
+            // A large answer was delivered: its bytes and index are free, but the allocator would keep them resident.
+            if weight >= Self.largeAnswer { FreePages.returnSoon() }
             guard let self else { return }
             self.undeliveredWeight -= weight
             if self.undeliveredWeight <= Self.deliveryWindow, let request = self.deferred {

@@ -118,6 +118,19 @@ public class PNChannel: NSObject, @unchecked Sendable {
     /// `maximumNameLength` are refused with `kPNRestrictedCharacterInChannelNameError`. The channel is the error's
     /// associated object.
     public func validationError() -> PNError? {
+        // One pass over the UTF-8 (every publish checks its channel): the characters looked for are all ASCII, and
+        // an ASCII byte never occurs inside the encoding of another character.
+        var comma = false
+        var slash = false
+        var control = false
+        for byte in self.name.utf8 {
+            switch byte {
+            case UInt8(ascii: ","): comma = true
+            case UInt8(ascii: "/"): slash = true
+            case 0..<0x20, 0x7F: control = true
+            default: break
+            }
+        }
         let problem: String
         let length = self.name.utf16.count
         if self.name.isEmpty {
@@ -126,11 +139,11 @@ public class PNChannel: NSObject, @unchecked Sendable {
             problem =
                 "PubNub client can't use channel '\(self.shortName)': its name has \(length) UTF-16 code units, more "
                 + "than the \(PNChannel.maximumNameLength) PubNub allows"
-        } else if self.name.contains(",") {
+        } else if comma {
             problem = "PubNub client can't use channel '\(self.shortName)': ',' separates channel names"
-        } else if self.name.contains("/") {
+        } else if slash {
             problem = "PubNub client can't use channel '\(self.shortName)': '/' is reserved"
-        } else if self.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        } else if control {
             problem = "PubNub client can't use channel '\(self.shortName)': it contains a control character"
         } else {
             return nil

@@ -66,15 +66,28 @@ private struct PayloadWalk {
     mutating func check(_ value: Any, depth: Int) -> Problem? {
         self.remaining -= 1
         guard self.remaining >= 0 else { return .tooManyValues }
+        // The commonest leaves by their exact type, which needs no cast: nothing in them can be refused.
+        let type = type(of: value)
+        if type == String.self || type == Int.self || type == Bool.self { return nil }
         // An `Optional` first (`[Any?]` elements): casting it to a Swift type casts what it wraps, and that bridges.
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional {
-            guard let wrapped = mirror.children.first?.value else { return nil }
+        if let optional = value as? any OptionalValue {
+            guard let wrapped = optional.wrappedValue else { return nil }
             return self.check(wrapped, depth: depth)
+        }
+        // Swift arrays and dictionaries walked as they are: casting them to `[Any]` or `[AnyHashable: Any]` would
+        // copy them into new storage first. (Foundation's containers do not conform, and are checked below.)
+        if let array = value as? any ArrayValue {
+            guard depth < PNMessage.maximumPayloadNesting else { return .tooDeep }
+            return array.firstElement { self.check($0, depth: depth + 1) }
+        }
+        if let dictionary = value as? any DictionaryValue {
+            guard depth < PNMessage.maximumPayloadNesting else { return .tooDeep }
+            return dictionary.firstMember { key, element in
+                self.check(key, depth: depth + 1) ?? self.check(element, depth: depth + 1)
+            }
         }
         // Foundation objects next: casting them to Swift types would bridge (and repair, or copy) them — deeply, so
         // an `NSArray` that contains itself would recurse until the stack overflows.
-        let type = type(of: value)
         if type is NSString.Type, let string = value as? NSString {
             return Self.hasLoneSurrogate(string) ? .loneSurrogate : nil
         }
@@ -165,5 +178,41 @@ private struct PayloadWalk {
             start += count
         }
         return expectingLow
+    }
+}
+
+// MARK: - Swift containers seen through `Any`
+
+/// A Swift array seen through `Any`, so its elements can be walked without converting it to `[Any]`.
+private protocol ArrayValue {
+    /// Calls `body` with each element in order until it returns a value; returns that value, or nil.
+    func firstElement<Found>(_ body: (Any) -> Found?) -> Found?
+}
+
+extension Array: ArrayValue {
+    fileprivate func firstElement<Found>(_ body: (Any) -> Found?) -> Found? {
+        for element in self {
+            if let found = body(element) { return found }
+        }
+        return nil
+    }
+}
+
+/// A Swift dictionary seen through `Any`, so its members can be walked without converting it to
+/// `[AnyHashable: Any]`.
+private protocol DictionaryValue {
+    /// Calls `body` with each key and value until it returns a value; returns that value, or nil. An `AnyHashable`
+    /// key is passed as the value it wraps, as `[AnyHashable: Any]`'s `key.base` would give it.
+    func firstMember<Found>(_ body: (Any, Any) -> Found?) -> Found?
+}
+
+extension Dictionary: DictionaryValue {
+    fileprivate func firstMember<Found>(_ body: (Any, Any) -> Found?) -> Found? {
+        for (key, value) in self {
+            // A `String` key is its own base; only other keys need the `AnyHashable` wrapping to be looked through.
+            let plainKey: Any = Key.self == String.self ? key : AnyHashable(key).base
+            if let found = body(plainKey, value) { return found }
+        }
+        return nil
     }
 }

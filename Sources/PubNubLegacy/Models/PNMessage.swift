@@ -109,11 +109,10 @@ public final class PNMessage: NSObject, @unchecked Sendable {
         guard let object else {
             return nil
         }
-        let mirror = Mirror(reflecting: object)
-        guard mirror.displayStyle == .optional else {
+        guard let optional = object as? any OptionalValue else {
             return object
         }
-        return mirror.children.first.flatMap { unwrapped($0.value) }
+        return optional.wrappedValue.flatMap { unwrapped($0) }
     }
 
     /// `PNMessage (0x…): <message: …, date: …, channel: …>`, as 3.4 described messages.

@@ -42,7 +42,12 @@ extension JSONFragmentEncoder {
         /// The entries of `dictionary` in corelibs' order. Where that order is not defined (keys on which
         /// Foundation's comparison is no order, see above), one order corelibs may write, the same in every process.
         static func sorted(_ dictionary: [String: Any]) -> [Entry] {
-            var entries = dictionary.map { Entry(key: $0.key, value: $0.value, plain: self.isPlain($0.key)) }
+            self.sorted(entries: dictionary.map { Entry(key: $0.key, value: $0.value, plain: self.isPlain($0.key)) })
+        }
+
+        /// `entries` (one per key) in the order of `sorted(_:)`.
+        static func sorted(entries: [Entry]) -> [Entry] {
+            var entries = entries
             guard entries.count > 1 else {
                 return entries
             }

@@ -111,6 +111,21 @@ extension JSONFragmentEncoder {
             guard level <= Self.deepestLevel else {
                 throw .refused
             }
+            // The commonest kinds by their exact type: no cast has to fail before the right one (each of these is
+            // what the casts below would find it to be).
+            let kind = type(of: value)
+            if kind == Int.self {
+                self.integer(Int64(value as! Int))
+                return
+            }
+            if kind == Double.self {
+                try self.floatingPoint(value as! Double)
+                return
+            }
+            if kind == Bool.self {
+                self.append((value as! Bool) ? "true" : "false")
+                return
+            }
             // Strings first: the commonest payload, and `as? String` also takes `NSString` and a non-empty
             // `String?`, as corelibs' cast does.
             if let string = value as? String {
@@ -138,6 +153,11 @@ extension JSONFragmentEncoder {
         }
 
         private mutating func nonOptional(_ value: Any, level: Int) throws(Stop) {
+            // A Swift dictionary with `String` keys is read as it is, not converted to `[String: Any]` first.
+            if let dictionary = value as? any StringKeyedValues {
+                try self.object(dictionary.keyOrderEntries, level: level)
+                return
+            }
             switch value {
             case let int as Int: self.integer(Int64(int))
             case let double as Double: try self.floatingPoint(double)
@@ -174,9 +194,16 @@ extension JSONFragmentEncoder {
         }
 
         private mutating func object(_ dictionary: [String: Any], level: Int) throws(Stop) {
+            try self.object(
+                dictionary.map { KeyOrder.Entry(key: $0.key, value: $0.value, plain: KeyOrder.isPlain($0.key)) },
+                level: level
+            )
+        }
+
+        private mutating func object(_ entries: [KeyOrder.Entry], level: Int) throws(Stop) {
             self.bytes.append(UInt8(ascii: "{"))
             var first = true
-            for entry in KeyOrder.sorted(dictionary) {
+            for entry in KeyOrder.sorted(entries: entries) {
                 if !first {
                     self.bytes.append(UInt8(ascii: ","))
                 }
@@ -301,16 +328,36 @@ extension JSONFragmentEncoder {
     static let booleans = (true: NSNumber(value: true), false: NSNumber(value: false))
 }
 
+// MARK: - Dictionaries
+
+/// A Swift dictionary with `String` keys seen through `Any`, so the writer can read its entries without converting it
+/// to `[String: Any]`.
+private protocol StringKeyedValues {
+    /// The entries, in the dictionary's own order.
+    var keyOrderEntries: [JSONFragmentEncoder.KeyOrder.Entry] { get }
+}
+
+extension Dictionary: StringKeyedValues where Key == String {
+    fileprivate var keyOrderEntries: [JSONFragmentEncoder.KeyOrder.Entry] {
+        // One key needs no order, so what KeyOrder would learn about it is not worked out.
+        let single = self.count == 1
+        return self.map {
+            .init(key: $0.key, value: $0.value, plain: single || JSONFragmentEncoder.KeyOrder.isPlain($0.key))
+        }
+    }
+}
+
 // MARK: - Optionals
 
-/// An optional seen through `Any`, so the writer can tell an empty optional from a value.
-private protocol OptionalValue {
+/// An optional seen through `Any`, so the writer (and `PNMessage`'s payload checks) can tell an empty optional from a
+/// value without a `Mirror`.
+protocol OptionalValue {
     /// The wrapped value, or nil for an empty optional.
     var wrappedValue: Any? { get }
 }
 
 extension Optional: OptionalValue {
-    fileprivate var wrappedValue: Any? {
+    var wrappedValue: Any? {
         self.map { $0 as Any }
     }
 }

@@ -72,16 +72,23 @@ enum Endpoint: Sendable, Equatable {
         case .time:
             path = "/time/0"
         case .publish(let channel, let message, let publishMethod):
-            let pub = PercentEncoding.escape(context.publishKey)
-            let base = "/publish/\(pub)/\(sub)/0/\(PercentEncoding.escape(channel))/0"
+            // Built as bytes: every publish comes here, and `String.append` checks each join for a grapheme break.
+            var bytes = Array("/publish/".utf8)
+            bytes.append(contentsOf: PercentEncoding.escape(context.publishKey).utf8)
+            bytes.append(UInt8(ascii: "/"))
+            bytes.append(contentsOf: sub.utf8)
+            bytes.append(contentsOf: "/0/".utf8)
+            bytes.append(contentsOf: PercentEncoding.escape(channel).utf8)
+            bytes.append(contentsOf: "/0".utf8)
             switch publishMethod {
             case .get:
-                path = base + "/" + PercentEncoding.escape(message)
+                bytes.append(UInt8(ascii: "/"))
+                bytes.append(contentsOf: PercentEncoding.escape(message).utf8)
             case .post:
-                path = base
                 method = "POST"
                 body = Data(message.utf8)
             }
+            path = String(decoding: bytes, as: UTF8.self)
         case .subscribe(let channels, let timetoken, let region, let heartbeat):
             path = "/v2/subscribe/\(sub)/\(PercentEncoding.escapeList(channels))/0"
             query.append(("tt", String(timetoken)))
@@ -133,8 +140,17 @@ enum Endpoint: Sendable, Equatable {
             query.append(("timestamp", String(timestamp)))
             query.append(("signature", Self.signature(method, path, query, body, context)))
         }
-        let queryText = query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
-        return (method, path + "?" + queryText, body)
+        // Appended as bytes into one buffer sized up front (every request is built here).
+        var text: [UInt8] = []
+        text.reserveCapacity(query.reduce(path.utf8.count) { $0 + $1.0.utf8.count + $1.1.utf8.count + 2 })
+        text.append(contentsOf: path.utf8)
+        for (index, (name, value)) in query.enumerated() {
+            text.append(UInt8(ascii: index == 0 ? "?" : "&"))
+            text.append(contentsOf: name.utf8)
+            text.append(UInt8(ascii: "="))
+            text.append(contentsOf: value.utf8)
+        }
+        return (method, String(decoding: text, as: UTF8.self), body)
     }
 
     /// The full request, or `nil` when the origin does not form a valid URL (a misconfiguration the caller

@@ -6,18 +6,34 @@
 enum PercentEncoding {
     /// Returns `value` with every byte outside the unreserved set written as `%XX`.
     static func escape(_ value: String) -> String {
-        var out = [UInt8]()
-        out.reserveCapacity(value.utf8.count)
-        for byte in value.utf8 {
-            if Self.isUnreserved(byte) {
-                out.append(byte)
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(Self.hexDigits[Int(byte >> 4)])
-                out.append(Self.hexDigits[Int(byte & 0x0F)])
+        var text = value
+        // Read in place as UTF-8; keys, identifiers and most channel names need no escape and are returned as they
+        // are, without a copy.
+        let escaped = text.withUTF8 { bytes -> String? in
+            guard let first = bytes.firstIndex(where: { !Self.isUnreserved($0) }) else { return nil }
+            // At most three bytes out per byte in, written straight into the new string's storage.
+            return String(unsafeUninitializedCapacity: bytes.count * 3) {
+                (out: UnsafeMutableBufferPointer<UInt8>) -> Int in
+                var count = 0
+                for byte in bytes[..<first] {
+                    out[count] = byte
+                    count += 1
+                }
+                for byte in bytes[first...] {
+                    if Self.isUnreserved(byte) {
+                        out[count] = byte
+                        count += 1
+                    } else {
+                        out[count] = UInt8(ascii: "%")
+                        out[count + 1] = Self.hexDigit(byte >> 4)
+                        out[count + 2] = Self.hexDigit(byte & 0x0F)
+                        count += 3
+                    }
+                }
+                return count
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return escaped ?? value
     }
 
     /// Escapes each element and joins them with a raw `,`, the list separator of PubNub paths and queries.
@@ -54,7 +70,10 @@ enum PercentEncoding {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    /// The uppercase hex digit of `nibble` (0…15).
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+    }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {

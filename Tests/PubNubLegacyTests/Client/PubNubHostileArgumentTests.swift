@@ -216,6 +216,13 @@ import Testing
             ("cyclic NSMutableDictionary", 121, cyclicDictionary()),
             ("cyclic array in an optional", 121, [Optional<Any>.some(cyclicArray())] as [Any?]),
             ("nesting past the limit", 121, deep),
+            ("NaN in a [String: Double]", 121, ["a": 1, "b": Double.nan] as [String: Double]),
+            ("infinity in a [[Float]]", 121, [[1], [Float.infinity]] as [[Float]]),
+            ("NaN under an AnyHashable key", 121, [AnyHashable("k"): [Double.nan]] as [AnyHashable: Any]),
+            (
+                "20,000 values in a [String: Int]", 110,
+                Dictionary(uniqueKeysWithValues: (0..<20_000).map { ("k\($0)", $0) })
+            ),
             ("20,000 values", 110, [Int](repeating: 7, count: 20_000)),
             ("nil", 122, Optional<Any>.none as Any),
             ("integer dictionary keys", 121, [1: "a"] as [Int: String]),

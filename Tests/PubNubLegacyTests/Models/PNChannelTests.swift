@@ -90,6 +90,18 @@ extension ChannelCacheTests {
         #expect(error.localizedDescription.contains("channel"))
     }
 
+    /// Which problem a name with several is reported with: the checks keep their order (one pass finds them all).
+    @Test(
+        arguments: [
+            ("a,b/c", "',' separates channel names"), ("a/b\u{1}", "'/' is reserved"),
+            ("a\u{7F}b", "a control character"), ("ü\tb", "a control character"),
+        ]
+    )
+    func theFirstProblemInCheckOrderIsReported(_ name: String, _ problem: String) throws {
+        let error = try #require(PNChannel(name: name).validationError())
+        #expect(error.localizedDescription.contains(problem))
+    }
+
     @Test(arguments: ["a", "a b", "a-pnpres", "ünï©ødé", "@a", "a.b:c", "a%2Cb"])
     func otherNamesAreValid(_ name: String) {
         #expect(PNChannel(name: name).validationError() == nil)

@@ -200,12 +200,24 @@ import Testing
         }
         #expect(outcomes["c0"] == .some(nil))
         #expect(outcomes["c1"] == .some(nil))
-        // c2 was cut; c3 and c4 were behind it (on the wire or not yet written): each failed exactly once.
-        for name in ["c2", "c3", "c4"] {
-            #expect(outcomes[name]??.code == kPNRequestExecutionFailedOnInternetFailureError, "\(name)")
+        #expect(outcomes["c2"]??.code == kPNRequestExecutionFailedOnInternetFailureError)
+        // c3 and c4 were behind c2. Written on the cut connection before the cut, each failed exactly once (it may
+        // have reached the origin); not yet written then, it went out on a new connection and was answered there.
+        // Which one depends on how far the writer got before the server hung up (a loaded machine delays it).
+        let publishes = server.requests.filter { $0.target.hasPrefix("/publish/") }
+        let cutConnection = publishes.first { Self.text($0.target) == "c2" }?.connection
+        var failures = 1
+        for name in ["c3", "c4"] {
+            let connections = publishes.filter { Self.text($0.target) == name }.map(\.connection)
+            if connections.contains(where: { $0 != cutConnection }) {
+                #expect(outcomes[name] == .some(nil), "\(name) went out on a new connection: \(connections)")
+            } else {
+                #expect(outcomes[name]??.code == kPNRequestExecutionFailedOnInternetFailureError, "\(name)")
+                failures += 1
+            }
         }
-        #expect(recorder.all(.delegate, "messageSendDidFail").count == 3)
-        #expect(recorder.all(.delegate, "didSendMessage").count == 2)
+        #expect(recorder.all(.delegate, "messageSendDidFail").count == failures)
+        #expect(recorder.all(.delegate, "didSendMessage").count == 5 - failures)
         // Let a later call run, so a re-send would have had its chance to reach the origin.
         client.requestServerTimeTokenWithCompletionBlock { _, error in recorder.block("time", error) }
         try await recorder.next(.block, "time", within: 10)

@@ -23,6 +23,23 @@ import Testing
         #expect(token == 14_820_999_383_119_516)
     }
 
+    /// The plain answer is read without a JSON decoder; every other spelling takes the general path, and both give
+    /// what the general path always gave.
+    @Test func publishAnswersReadWithoutTheDecoderAgreeWithTheGeneralPath() throws {
+        #expect(
+            ResponseParser.plainPublishAnswer(Data(#"[1,"Sent","14820999383119516"]"#.utf8)) == 14_820_999_383_119_516
+        )
+        #expect(try ResponseParser.publish(Self.response(200, #"[1,"Sent","007"]"#)).get() == 7)
+        #expect(try ResponseParser.publish(Self.response(200, #"[1, "Sent", "5"]"#)).get() == 5)
+        #expect(ResponseParser.plainPublishAnswer(Data(#"[1, "Sent", "5"]"#.utf8)) == nil)
+        #expect(try ResponseParser.publish(Self.response(200, #"[1,"Sent",null]"#)).get() == nil)
+        for body in [#"[1,"Sent","18446744073709551616"]"#, #"[1,"Sent","12a"]"#, #"[1,"Sent",""]"#] {
+            #expect(ResponseParser.plainPublishAnswer(Data(body.utf8)) == nil)
+            #expect(throws: ResponseFailure.self) { try ResponseParser.publish(Self.response(200, body)).get() }
+        }
+        #expect(ResponseParser.plainPublishAnswer(Data(#"[1,"Sent","18446744073709551615"]"#.utf8)) == UInt64.max)
+    }
+
     @Test(
         arguments: [
             (400, "[0,\"Invalid Key\",\"14820999375199241\"]", "Invalid Key"),

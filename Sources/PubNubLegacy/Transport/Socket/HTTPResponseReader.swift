@@ -94,7 +94,7 @@ struct HTTPResponseReader {
                 guard try self.readHead() else { return .needMore }
             case .fixed(let remaining):
                 let take = min(remaining, self.buffer.count - self.cursor)
-                self.body.append(contentsOf: self.buffer[self.cursor..<(self.cursor + take)])
+                self.appendToBody(self.cursor..<(self.cursor + take))
                 self.cursor += take
                 if take < remaining {
                     self.phase = .fixed(remaining: remaining - take)
@@ -112,7 +112,7 @@ struct HTTPResponseReader {
                 self.phase = size == 0 ? .trailers : .chunkData(remaining: size)
             case .chunkData(let remaining):
                 let take = min(remaining, self.buffer.count - self.cursor)
-                self.body.append(contentsOf: self.buffer[self.cursor..<(self.cursor + take)])
+                self.appendToBody(self.cursor..<(self.cursor + take))
                 self.cursor += take
                 if take < remaining {
                     self.phase = .chunkData(remaining: remaining - take)
@@ -134,13 +134,21 @@ struct HTTPResponseReader {
             case .untilClose:
                 let available = self.buffer.count - self.cursor
                 guard available <= self.maximumBodyBytes - self.body.count else { throw .bodyTooLarge }
-                self.body.append(contentsOf: self.buffer[self.cursor...])
+                self.appendToBody(self.cursor..<self.buffer.count)
                 self.cursor = self.buffer.count
                 self.compact()
                 return .needMore
             case .done:
                 return .needMore
             }
+        }
+    }
+
+    /// Copies `range` of the buffer to the body in one block (appending an `ArraySlice` to `Data` goes through
+    /// generic collection code).
+    private mutating func appendToBody(_ range: Range<Int>) {
+        self.buffer.withUnsafeBufferPointer { bytes in
+            self.body.append(UnsafeBufferPointer(rebasing: bytes[range]))
         }
     }
 
@@ -203,7 +211,7 @@ struct HTTPResponseReader {
     /// Reads the status line and headers when the whole head has arrived; returns false when more bytes are needed.
     private mutating func readHead() throws(Failure) -> Bool {
         // Bytes that are not HTTP are refused as such before any size check, however the stream was split.
-        if self.buffer.count - self.cursor >= 5, !self.buffer[self.cursor...].starts(with: Array("HTTP/".utf8)) {
+        if self.buffer.count - self.cursor >= 5, !self.buffer[self.cursor...].starts(with: Self.httpPrefix) {
             throw .malformed("not an HTTP response")
         }
         guard let headEnd = self.headEnd() else {
@@ -211,43 +219,12 @@ struct HTTPResponseReader {
             return false
         }
         guard headEnd - self.cursor <= self.maximumHeaderBytes else { throw .headerTooLarge }
-        // Read as bytes: a response head is ASCII, and Foundation's string trimming and case mapping cost more than
-        // the rest of a small exchange (BENCHMARKS.md, the profile of a publish).
-        var lines = self.buffer[self.cursor..<headEnd].split(separator: Self.lineFeed).map { line in
-            line.last == Self.carriageReturn ? line.dropLast() : line
-        }
+        let start = self.cursor
         self.cursor = headEnd
-        while lines.last?.isEmpty == true { lines.removeLast() }
-        guard lines.count <= self.limits.maximumHeaderCount + 1 else { throw .tooManyHeaders }
-        guard let statusLine = lines.first else { throw .malformed("empty head") }
-        let parts = statusLine.split(separator: Self.space, maxSplits: 2, omittingEmptySubsequences: true)
-        guard parts.count >= 2, parts[0].starts(with: Self.http1Prefix), let status = Self.decimal(parts[1]),
-            (100...999).contains(status)
-        else {
-            throw .malformed("bad status line")
+        let head = try self.buffer.withUnsafeBufferPointer { bytes throws(Failure) in
+            try Self.parseHead(bytes, start..<headEnd, maximumHeaderCount: self.limits.maximumHeaderCount)
         }
-        var contentLength: Int?
-        var chunked = false
-        var closes = false
-        var keepsAlive = false
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: Self.colon) else { throw .malformed("bad header line") }
-            let name = Self.trimmed(line[..<colon])
-            let value = Self.trimmed(line[(colon + 1)...])
-            if Self.equalsIgnoringCase(name, "content-length") {
-                guard let length = Self.decimal(value) else { throw .malformed("bad Content-Length") }
-                if let contentLength, contentLength != length { throw .malformed("conflicting Content-Length") }
-                contentLength = length
-            } else if Self.equalsIgnoringCase(name, "transfer-encoding") {
-                let last = value.split(separator: Self.comma).last ?? value[...]
-                chunked = Self.equalsIgnoringCase(Self.trimmed(last), "chunked")
-            } else if Self.equalsIgnoringCase(name, "connection") {
-                // The last Connection header decides, as when its value was kept whole.
-                closes = Self.containsIgnoringCase(value, "close")
-                keepsAlive = Self.containsIgnoringCase(value, "keep-alive")
-            }
-        }
-        if (100..<200).contains(status) {
+        if (100..<200).contains(head.status) {
             // An interim answer: the real one follows on the same connection.
             self.interimAnswers += 1
             guard self.interimAnswers <= Self.maximumInterimAnswers else {
@@ -256,14 +233,13 @@ struct HTTPResponseReader {
             self.compact()
             return true
         }
-        self.status = status
-        let version11 = parts[0].elementsEqual(Self.http11)
-        self.keepAlive = closes ? false : (version11 || keepsAlive)
-        if status == 204 || status == 304 {
+        self.status = head.status
+        self.keepAlive = head.closes ? false : (head.version11 || head.keepsAlive)
+        if head.status == 204 || head.status == 304 {
             self.phase = .fixed(remaining: 0)
-        } else if chunked {
+        } else if head.chunked {
             self.phase = .chunkSize
-        } else if let contentLength {
+        } else if let contentLength = head.contentLength {
             guard contentLength <= self.maximumBodyBytes else { throw .bodyTooLarge }
             // One allocation of the announced size (bounded by the limit): pages the body never fills are never
             // touched, so a false announcement costs address space, not memory.
@@ -276,65 +252,81 @@ struct HTTPResponseReader {
         return true
     }
 
+    /// What a response head says about the body and the connection.
+    private struct Head {
+        var status = 0
+        var version11 = false
+        var contentLength: Int?
+        var chunked = false
+        var closes = false
+        var keepsAlive = false
+    }
+
+    /// Reads the head in `range` of `bytes` (its blank line included). Read as bytes in place: a response head is
+    /// ASCII, and Foundation's string trimming and case mapping, or a `String` or array per line, cost more than the
+    /// rest of a small exchange (BENCHMARKS.md, the profile of a publish).
+    private static func parseHead(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ range: Range<Int>,
+        maximumHeaderCount: Int
+    ) throws(Failure) -> Head {
+        // The lines, without their line ends and without the empty ones (the blank line that ends the head).
+        var lines: [Range<Int>] = []
+        lines.reserveCapacity(16)
+        var lineStart = range.lowerBound
+        for index in range where bytes[index] == Self.lineFeed {
+            var lineEnd = index
+            if lineEnd > lineStart && bytes[lineEnd - 1] == Self.carriageReturn { lineEnd -= 1 }
+            if lineEnd > lineStart { lines.append(lineStart..<lineEnd) }
+            lineStart = index + 1
+        }
+        guard lines.count <= maximumHeaderCount + 1 else { throw .tooManyHeaders }
+        guard let statusLine = lines.first else { throw .malformed("empty head") }
+        // `HTTP/1.x`, spaces, a three-digit status, and a reason that is not read.
+        var index = statusLine.lowerBound
+        while index < statusLine.upperBound && bytes[index] != Self.space { index += 1 }
+        let version = statusLine.lowerBound..<index
+        while index < statusLine.upperBound && bytes[index] == Self.space { index += 1 }
+        let codeStart = index
+        while index < statusLine.upperBound && bytes[index] != Self.space { index += 1 }
+        guard bytes[version].starts(with: Self.http1Prefix), let status = Self.decimal(bytes[codeStart..<index]),
+            (100...999).contains(status)
+        else {
+            throw .malformed("bad status line")
+        }
+        var head = Head(status: status, version11: bytes[version].elementsEqual(Self.http11))
+        for line in lines.dropFirst() {
+            guard let colon = bytes[line].firstIndex(of: Self.colon) else { throw .malformed("bad header line") }
+            let name = Self.trimmed(bytes[line.lowerBound..<colon])
+            let value = Self.trimmed(bytes[(colon + 1)..<line.upperBound])
+            if Self.equalsIgnoringCase(name, "content-length") {
+                guard let length = Self.decimal(value) else { throw .malformed("bad Content-Length") }
+                if let contentLength = head.contentLength, contentLength != length {
+                    throw .malformed("conflicting Content-Length")
+                }
+                head.contentLength = length
+            } else if Self.equalsIgnoringCase(name, "transfer-encoding") {
+                head.chunked = Self.equalsIgnoringCase(Self.trimmed(Self.lastListItem(value)), "chunked")
+            } else if Self.equalsIgnoringCase(name, "connection") {
+                // The last Connection header decides, as when its value was kept whole.
+                head.closes = Self.containsIgnoringCase(value, "close")
+                head.keepsAlive = Self.containsIgnoringCase(value, "keep-alive")
+            }
+        }
+        return head
+    }
+
     // MARK: - Bytes
 
-    private static let lineFeed = UInt8(ascii: "\n")
-    private static let carriageReturn = UInt8(ascii: "\r")
-    private static let space = UInt8(ascii: " ")
-    private static let tab = UInt8(ascii: "\t")
-    private static let colon = UInt8(ascii: ":")
-    private static let comma = UInt8(ascii: ",")
+    static let lineFeed = UInt8(ascii: "\n")
+    static let carriageReturn = UInt8(ascii: "\r")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let colon = UInt8(ascii: ":")
+    static let comma = UInt8(ascii: ",")
+    private static let httpPrefix = Array("HTTP/".utf8)
     private static let http1Prefix = Array("HTTP/1.".utf8)
     private static let http11 = Array("HTTP/1.1".utf8)
-
-    /// `bytes` without leading and trailing spaces and tabs (HTTP's optional whitespace).
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        while start < end, bytes[start] == Self.space || bytes[start] == Self.tab { start += 1 }
-        while end > start, bytes[end - 1] == Self.space || bytes[end - 1] == Self.tab { end -= 1 }
-        return bytes[start..<end]
-    }
-
-    /// ASCII letters folded to lower case; other bytes unchanged.
-    private static func lowered(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-    }
-
-    /// Whether `bytes` spell `lower` (lower-case ASCII) in any case.
-    private static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lower: StaticString) -> Bool {
-        guard bytes.count == lower.utf8CodeUnitCount else { return false }
-        return lower.withUTF8Buffer { expected in
-            zip(bytes, expected).allSatisfy { Self.lowered($0) == $1 }
-        }
-    }
-
-    /// Whether `bytes` contain `lower` (lower-case ASCII) in any case.
-    private static func containsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lower: StaticString) -> Bool {
-        let length = lower.utf8CodeUnitCount
-        guard bytes.count >= length else { return false }
-        return lower.withUTF8Buffer { expected in
-            for start in bytes.startIndex...(bytes.endIndex - length)
-            where Self.equalsIgnoringCase(bytes[start..<(start + length)], lower) {
-                return true
-            }
-            return false
-        }
-    }
-
-    /// The non-negative decimal number `bytes` spell (digits only), or nil.
-    private static func decimal(_ bytes: ArraySlice<UInt8>) -> Int? {
-        guard !bytes.isEmpty else { return nil }
-        var value = 0
-        for byte in bytes {
-            guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflowSum) = shifted.addingReportingOverflow(Int(byte - 0x30))
-            guard !overflow && !overflowSum else { return nil }
-            value = sum
-        }
-        return value
-    }
 
     /// The index just past the blank line that ends the head, or nil when it has not arrived.
     private func headEnd() -> Int? {

@@ -29,58 +29,69 @@ struct HTTPTarget: Sendable, Equatable {
 
     /// The target of `url`, or nil when it is not an `http://` or `https://` URL with a host (and a valid port).
     init?(url: URL) {
-        // Scanned as UTF-8 bytes: counting or searching a long URL by Character costs more than sending it.
-        let text = url.absoluteString
+        // Scanned as UTF-8 bytes in place (every request goes through here): counting or searching a long URL by
+        // Character, or through `Substring`s, costs more than sending it.
+        var text = url.absoluteString
+        guard let target = text.withUTF8({ Self.parse($0) }) else { return nil }
+        self = target
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPTarget? {
         let secure: Bool
-        if Self.hasScheme(text, "http://") {
+        if Self.hasScheme(bytes, "http://") {
             secure = false
-        } else if Self.hasScheme(text, "https://") {
+        } else if Self.hasScheme(bytes, "https://") {
             secure = true
         } else {
             return nil
         }
-        var rest = text.utf8.dropFirst(secure ? 8 : 7)
-        if let fragment = rest.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<fragment] }
-        let authorityEnd =
-            rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
-        var authority = Substring(rest[..<authorityEnd])
-        let path = Substring(rest[authorityEnd...])
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        var host: Substring
-        var portText: Substring?
-        if authority.hasPrefix("[") {
-            guard let close = authority.firstIndex(of: "]") else { return nil }
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if after.hasPrefix(":") {
-                portText = after.dropFirst()
-            } else if !after.isEmpty {
-                return nil
+        let slash = UInt8(ascii: "/")
+        let question = UInt8(ascii: "?")
+        let colon = UInt8(ascii: ":")
+        var end = bytes.count
+        let start = secure ? 8 : 7
+        if let fragment = bytes[start...].firstIndex(of: UInt8(ascii: "#")) { end = fragment }
+        let authorityEnd = bytes[start..<end].firstIndex { $0 == slash || $0 == question } ?? end
+        var authorityStart = start
+        if let at = bytes[start..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) { authorityStart = at + 1 }
+        var host = authorityStart..<authorityEnd
+        var port: Range<Int>?
+        if authorityStart < authorityEnd, bytes[authorityStart] == UInt8(ascii: "[") {
+            guard let close = bytes[authorityStart..<authorityEnd].firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            host = (authorityStart + 1)..<close
+            if close + 1 < authorityEnd {
+                guard bytes[close + 1] == colon else { return nil }
+                port = (close + 2)..<authorityEnd
             }
-        } else if let colon = authority.lastIndex(of: ":") {
-            host = authority[..<colon]
-            portText = authority[authority.index(after: colon)...]
-        } else {
-            host = authority
+        } else if let separator = bytes[authorityStart..<authorityEnd].lastIndex(of: colon) {
+            host = authorityStart..<separator
+            port = (separator + 1)..<authorityEnd
         }
         guard !host.isEmpty else { return nil }
         let defaultPort: UInt16 = secure ? 443 : 80
-        var port = defaultPort
-        if let portText, !portText.isEmpty {
-            guard let parsed = UInt16(portText), parsed > 0 else { return nil }
-            port = parsed
+        var number = defaultPort
+        if let port, !port.isEmpty {
+            guard let parsed = UInt16(Self.text(bytes, port)), parsed > 0 else { return nil }
+            number = parsed
         }
-        self.host = String(host)
-        self.port = port
-        self.secure = secure
-        let bracketed = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]" : String(host)
-        self.hostHeader = port == defaultPort ? bracketed : "\(bracketed):\(port)"
-        self.pathAndQuery = path.utf8.first == UInt8(ascii: "/") ? String(path) : "/" + path
+        let hostText = Self.text(bytes, host)
+        let bracketed = bytes[host].contains(colon) ? "[\(hostText)]" : hostText
+        let path = Self.text(bytes, authorityEnd..<end)
+        return HTTPTarget(
+            host: hostText,
+            port: number,
+            secure: secure,
+            hostHeader: number == defaultPort ? bracketed : "\(bracketed):\(number)",
+            pathAndQuery: authorityEnd < end && bytes[authorityEnd] == slash ? path : "/" + path
+        )
     }
 
-    /// Whether `text` starts with `scheme` (lower-case ASCII, `://` included) in any case and has more after it.
-    private static func hasScheme(_ text: String, _ scheme: StaticString) -> Bool {
-        let bytes = text.utf8
+    private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    /// Whether `bytes` start with `scheme` (lower-case ASCII, `://` included) in any case and has more after it.
+    private static func hasScheme(_ bytes: UnsafeBufferPointer<UInt8>, _ scheme: StaticString) -> Bool {
         guard bytes.count > scheme.utf8CodeUnitCount else { return false }
         return scheme.withUTF8Buffer { expected in
             zip(bytes, expected).allSatisfy { byte, wanted in

@@ -136,6 +136,9 @@ final class SocketPool: Sendable {
         var waitingHead = 0
         var workers = 0
         var idleWorkers = 0
+        /// Workers that will look at `waiting` before they wait again: a request was sent from inside their completion
+        /// and left for them (`WorkerThread`), so no other worker is woken for it.
+        var promised = 0
         /// Idle connections, least recently used first.
         var idle: [SocketConnection] = []
         /// Requests a worker is carrying out, for `invalidate()`.
@@ -194,15 +197,25 @@ final class SocketPool: Sendable {
         for connection in connections { connection.close() }
     }
 
-    /// Queues `task` and makes sure a worker will take it; a task sent after `invalidate()` is cancelled.
+    /// Queues `task` and makes sure a worker will take it; a task sent after `invalidate()` is cancelled. Sent from
+    /// inside the completion of one of this pool's workers, it is left for that worker, which takes the oldest
+    /// waiting request as soon as its completion returns (the next publish is written by the thread that read the
+    /// previous answer).
     func enqueue(_ task: SocketTask) {
-        enum Step { case cancel, signal, spawn }
+        enum Step { case cancel, keep, signal, spawn }
+        let worker = WorkerThread.current.flatMap { worker in
+            worker.pool == ObjectIdentifier(self) && worker.reporting && !worker.promised ? worker : nil
+        }
         let step = self.monitor.withLock { state -> Step in
             if state.invalidated { return .cancel }
             state.waiting.append(task)
-            // A worker woken but not yet running still counts as idle, so compare with the whole backlog: two
-            // requests sent back to back with one idle worker get a second worker.
-            let backlog = state.waiting.count - state.waitingHead
+            if worker != nil {
+                state.promised += 1
+                return .keep
+            }
+            // A worker woken but not yet running still counts as idle, so compare with the whole backlog (less what
+            // reporting workers will take): two requests sent back to back with one idle worker get a second worker.
+            let backlog = state.waiting.count - state.waitingHead - state.promised
             if backlog <= state.idleWorkers { return .signal }
             if state.workers < self.maximumConnections {
                 state.workers += 1
@@ -213,6 +226,8 @@ final class SocketPool: Sendable {
         switch step {
         case .cancel:
             task.cancel()
+        case .keep:
+            worker?.promised = true
         case .signal:
             self.monitor.signal()
         case .spawn:
@@ -243,15 +258,25 @@ final class SocketPool: Sendable {
     private func work() {
         // Every call into OpenSSL runs on a worker: there, a write to a reset connection must not end the process.
         POSIXSocket.blockBrokenPipeSignal()
-        while let task = self.nextTask() {
-            self.carryOut(task)
-            self.monitor.withLock { _ = $0.running.removeValue(forKey: ObjectIdentifier(task)) }
+        WorkerThread.run(for: self) { worker in
+            while let task = self.nextTask(for: worker) {
+                if let outcome = self.carryOut(task) {
+                    worker.report { task.finishOnWorker(outcome) }
+                }
+                self.monitor.withLock { _ = $0.running.removeValue(forKey: ObjectIdentifier(task)) }
+            }
         }
     }
 
     /// The oldest waiting request, or nil when the worker should end (invalidated, or idle for `workerLinger`).
-    private func nextTask() -> SocketTask? {
+    private func nextTask(for worker: WorkerThread) -> SocketTask? {
         self.monitor.wait { state, wake -> MonitorStep<SocketTask?> in
+            if wake == .first && worker.promised {
+                // The promise is kept by looking: the request left for this worker may have been taken by a worker
+                // that woke meanwhile, and then there is nothing to wait for here.
+                worker.promised = false
+                state.promised -= 1
+            }
             if wake != .first {
                 state.idleWorkers -= 1
                 if wake == .timedOut && !state.hasWaiting {
@@ -279,8 +304,10 @@ final class SocketPool: Sendable {
         }
     }
 
-    private func carryOut(_ task: SocketTask) {
-        if task.isFinished { return }
+    /// Carries `task` out and returns its outcome, to be reported with no lock held; nil when there is nothing to
+    /// report (it was cancelled before anything was written, and reported its cancellation then).
+    private func carryOut(_ task: SocketTask) -> Result<TransportResponse, TransportFailure>? {
+        if task.isFinished { return nil }
         let connection: SocketConnection
         if let pooled = self.takeIdle(for: task.poolKey) {
             connection = pooled
@@ -292,15 +319,13 @@ final class SocketPool: Sendable {
                 contexts: self.contexts
             ) {
             case .success(let opened): connection = opened
-            case .failure(let failure):
-                task.finishOnWorker(.failure(failure))
-                return
+            case .failure(let failure): return .failure(failure)
             }
         }
         guard task.attach(connection.descriptor) else {
             // Cancelled before anything was written: the connection is untouched.
             self.putIdle(connection)
-            return
+            return nil
         }
         let result = connection.exchange(
             head: Self.head(of: task, keepAlive: self.reusesConnections),
@@ -316,10 +341,10 @@ final class SocketPool: Sendable {
             } else {
                 connection.close()
             }
-            task.finishOnWorker(.success(response))
+            return .success(response)
         case .failure(let failure):
             connection.close()
-            task.finishOnWorker(.failure(failure))
+            return .failure(failure)
         }
     }
 
@@ -356,38 +381,4 @@ final class SocketPool: Sendable {
         }
         for extra in surplus { extra.close() }
     }
-
-    // MARK: - Request head
-
-    /// The request line and headers: the ones `URLSessionTransport` sends, plus the framing ones, and
-    /// `Connection: close` when the connection will not carry another request (the server then closes first, so the
-    /// closed connection's wait state is the server's, not this client's).
-    static func head(of task: SocketTask, keepAlive: Bool = true) -> [UInt8] {
-        // Bytes appended to one buffer sized up front: no intermediate strings.
-        let request = task.request
-        let target = task.target
-        var head: [UInt8] = []
-        head.reserveCapacity(target.pathAndQuery.utf8.count + target.hostHeader.utf8.count + 240)
-        head.append(contentsOf: request.method.utf8)
-        head.append(UInt8(ascii: " "))
-        head.append(contentsOf: target.pathAndQuery.utf8)
-        head.append(contentsOf: " HTTP/1.1\r\nHost: ".utf8)
-        head.append(contentsOf: target.hostHeader.utf8)
-        if !keepAlive { head.append(contentsOf: "\r\nConnection: close".utf8) }
-        head.append(contentsOf: Self.fixedHeaders)
-        if let body = request.body {
-            head.append(contentsOf: "Content-Type: application/json\r\nContent-Length: ".utf8)
-            head.append(contentsOf: String(body.count).utf8)
-            head.append(contentsOf: "\r\n".utf8)
-        } else if request.method != "GET" && request.method != "HEAD" {
-            head.append(contentsOf: "Content-Length: 0\r\n".utf8)
-        }
-        head.append(contentsOf: "\r\n".utf8)
-        return head
-    }
-
-    /// The headers every request carries, after `Host`.
-    private static let fixedHeaders = Array(
-        "\r\nUser-Agent: PubNubLegacy-Swift/3.4\r\nAccept: */*\r\nAccept-Encoding: identity\r\nV: 3.4\r\n".utf8
-    )
 }

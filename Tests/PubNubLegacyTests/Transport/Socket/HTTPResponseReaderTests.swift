@@ -41,6 +41,37 @@ import Testing
         #expect(try Self.read(text, step: step) == Self.complete(200, "abc0123456789", reusable: true))
     }
 
+    /// The coding applied last decides, as listed: empty list items do not count, spaces and case do not matter.
+    @Test(
+        arguments: [
+            ("gzip, chunked", true), ("chunked,", true), (" Chunked ,,", true), ("chunked, gzip", false),
+            (",,", false), ("", false),
+        ]
+    )
+    func theLastTransferCodingDecidesWhetherTheBodyIsChunked(codings: String, chunked: Bool) throws {
+        let body = chunked ? "2\r\nok\r\n0\r\n\r\n" : "ok"
+        let text = "HTTP/1.1 200 OK\r\nTransfer-Encoding: \(codings)\r\nContent-Length: 2\r\n\r\n" + body
+        let progress = try Self.read(text, step: 1_000, endOfStream: true)
+        guard case .complete(let response, _) = progress else {
+            Issue.record("no response for \(codings): \(progress)")
+            return
+        }
+        #expect(String(decoding: response.body, as: UTF8.self) == "ok")
+    }
+
+    @Test func theStatusLineMayHaveSeveralSpacesAndNoReason() throws {
+        #expect(
+            try Self.read("HTTP/1.1   201\r\nContent-Length: 0\r\n\r\n", step: 3)
+                == Self.complete(201, "", reusable: true)
+        )
+        #expect(throws: HTTPResponseReader.Failure.malformed("bad status line")) {
+            try Self.read("HTTP/1.1 \r\n\r\n", step: 100)
+        }
+        #expect(throws: HTTPResponseReader.Failure.malformed("bad status line")) {
+            try Self.read("HTTP/2 200 OK\r\n\r\n", step: 100)
+        }
+    }
+
     @Test func aCloseDelimitedBodyCompletesAtTheEndOfTheStream() throws {
         let text = "HTTP/1.1 200 OK\r\n\r\nall of it"
         #expect(try Self.read(text, step: 4) == .needMore)

@@ -1,0 +1,59 @@
+import Dispatch
+import PlatformSupport
+
+// A sequential publish is a round trip on one connection: the answer comes in on a socket worker, and the next
+// request goes out from the same worker. Handing the answer to the client queue's thread and the next request back
+// to the worker cost two thread wake-ups per request, more than the client's own work on an idle core. A worker that
+// reports an answer therefore lets its completion run the engine's handling on the worker itself (`ClientEngine`
+// goes through `hand(to:_:)`), and a request sent from inside that completion to the same pool waits for this worker
+// instead of waking another (`SocketPool.enqueue`).
+
+/// What the code a socket worker calls may ask about that worker: thread-local, read and written only by its own
+/// thread.
+final class WorkerThread {
+    /// The pool the worker belongs to.
+    let pool: ObjectIdentifier
+    /// True while the worker runs a request's completion (and holds no lock).
+    private(set) var reporting = false
+    /// True once a request sent from inside that completion was left in the pool's queue for this worker to take
+    /// when the completion returns.
+    var promised = false
+
+    private init(pool: ObjectIdentifier) {
+        self.pool = pool
+    }
+
+    /// The worker running on the calling thread; nil on every other thread.
+    static var current: WorkerThread? {
+        Self.threads.value
+    }
+
+    /// Runs `work` on the serial `queue`: inside a worker's completion with `queue.sync` on the worker itself (it
+    /// holds no lock and has nothing else to do until the completion returns, so no thread has to be woken for the
+    /// queue), anywhere else with `queue.async`. Either way `work` runs on `queue`, after what was queued before it.
+    /// Never call it on `queue` itself.
+    static func hand(to queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        if Self.current?.reporting == true {
+            queue.sync(execute: work)
+        } else {
+            queue.async(execute: work)
+        }
+    }
+
+    /// Runs `body` as the thread of a worker of `pool`: `current` answers the worker passed to `body` until it
+    /// returns.
+    static func run(for pool: AnyObject, _ body: (WorkerThread) -> Void) {
+        let worker = WorkerThread(pool: ObjectIdentifier(pool))
+        Self.threads.withValue(worker) { body(worker) }
+    }
+
+    /// Runs `completion` marked as reporting: inside it, `hand(to:_:)` runs its work in place.
+    func report(_ completion: () -> Void) {
+        self.reporting = true
+        defer { self.reporting = false }
+        completion()
+    }
+
+    /// Each worker thread's `WorkerThread`.
+    private static let threads = ThreadLocal<WorkerThread>()
+}
