@@ -43,6 +43,15 @@ fi
 python3 -c 'import ssl' || { echo "python3 lacks the ssl module, which the TLS terminator needs"; exit 1; }
 openssl version
 
+# The console's terminal tests (Tests/LegacyDemoTests/ConsoleTerminalTests.swift) type into it in a real terminal
+# emulator, tmux, and read its screen back.
+step "console test tools: tmux"
+if ! command -v tmux >/dev/null; then
+    echo "installing tmux (Debian package)"
+    (apt-get update -qq && apt-get install -y -qq --no-install-recommends tmux) >/dev/null
+fi
+tmux -V
+
 step "swift test"
 swift test -Xswiftc -warnings-as-errors
 
