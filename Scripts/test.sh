@@ -25,6 +25,11 @@ swift format lint --strict -r Package.swift Sources Tests Fuzz
 step "migration guide: MIGRATION.md against the public symbols and docs/API-3.4.md; snippets up to date"
 python3 Scripts/check-migration.py
 
+# MIGRATION.md §1 and §3 as a newcomer follows them: a new app in an empty folder depends on the package by file://
+# URL (a tagged clone) and by path, and builds and runs the offline example in Swift 6 and Swift 5 mode.
+step "newcomer: a fresh app with MIGRATION.md's manifest, by URL and by path, Swift 6 and 5"
+Scripts/check-newcomer.sh
+
 # The Swift suites start the pinned Python SDK as a peer (Tests/Interop/peer.py), so the venv comes first.
 step "interop venv: pinned official PubNub Python SDK"
 venv=.venv-interop
