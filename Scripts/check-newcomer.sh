@@ -57,7 +57,9 @@ for mode in 6 5; do
 import re, sys
 source, path, mode, dependency, url = sys.argv[1:]
 text = open(source).read()
-text = re.sub(r'\.package\(url: "' + re.escape(url) + r'"[^)]*\)', f'.package(path: "{dependency}")', text)
+text, count = re.subn(r'\.package\(\s*url:\s*"' + re.escape(url) + r'"[^)]*\)', f'.package(path: "{dependency}")', text)
+if count != 1:
+    sys.exit(f"the manifest's .package(url: {url}) was not found")
 closing = text.rindex(")")
 text = text[:closing].rstrip() + f",\n    swiftLanguageModes: [.v{mode}]\n)\n"
 open(path, "w").write(text)

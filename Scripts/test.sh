@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The project's test command (README "Test"). Runs on a fresh machine and a fresh clone (everything it reads is in
-# the repository): checks that every citation resolves in docs/, builds with warnings as errors, checks the
-# format, creates the venv with the pinned official PubNub Python SDK (the Swift suites use it as a peer), runs the
-# Swift suites (plain and under ThreadSanitizer), then the interop suite that drives that SDK against LocalOrigin,
-# then every fuzz target for a few seconds and a quick run of `LegacyDemo bench`, as smoke tests.
-# Set SKIP_TSAN=1 to skip the sanitizer run while iterating.
+# The project's test command (README "Test"). Runs on a fresh clone: everything it reads is in the repository, and
+# what it installs it says (the pinned Python SDK from PyPI, the openssl and tmux tools with apt-get when missing).
+# Checks that every citation resolves in docs/, builds with warnings as errors, checks the format, builds the DocC
+# documentation, builds a newcomer's app on the package, creates the venv with the pinned official PubNub Python
+# SDK (the Swift suites use it as a peer), runs the Swift suites (plain and under ThreadSanitizer), then the interop
+# suite that drives that SDK against LocalOrigin, then every fuzz target for a few seconds and a quick run of
+# `LegacyDemo bench`, as smoke tests. Set SKIP_TSAN=1 to skip the sanitizer run while iterating.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,11 @@ swift format lint --strict -r Package.swift Sources Tests Fuzz
 
 step "migration guide: MIGRATION.md against the public symbols and docs/API-3.4.md; snippets up to date"
 python3 Scripts/check-migration.py
+
+# The DocC documentation of the four libraries with the toolchain's docc, warnings as errors, and its static site
+# (a few seconds on the modules just built); the guide articles generated from MIGRATION.md must be current.
+step "documentation: DocC catalogs (warnings are errors) and the static site"
+Scripts/build-docs.sh
 
 # MIGRATION.md §1 and §3 as a newcomer follows them: a new app in an empty folder depends on the package by file://
 # URL (a tagged clone) and by path, and builds and runs the offline example in Swift 6 and Swift 5 mode.
