@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "LocalOrigin", targets: ["LocalOrigin"]),
         .library(name: "PubNubAsync", targets: ["PubNubAsync"]),
         .executable(name: "LegacyDemo", targets: ["LegacyDemo"]),
+        .executable(name: "pnport", targets: ["PNPort"]),
     ],
     targets: [
         // What the client, LocalOrigin and the demo share below the protocol: the lock box, the condition box, the
@@ -50,6 +51,16 @@ let package = Package(
         .testTarget(
             name: "SnippetTests",
             dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PubNubAsync"]
+        ),
+        // The porting assistant: reads 3.x Objective-C and says how every PubNub line ports (MIGRATION.md §10). Foundation
+        // only; its name table is generated from MIGRATION.md (Scripts/extract-names.py).
+        .executableTarget(name: "PNPort"),
+        // The assistant's tests: its own 3.4-style Objective-C fixtures, every use listed, and every Swift spelling
+        // type-checked against the built PubNubLegacy and PNObservation modules (hence the dependencies).
+        .testTarget(
+            name: "PNPortTests",
+            dependencies: ["PNPort", "PubNubLegacy", "PNObservation"],
+            resources: [.copy("Fixtures")]
         ),
         // Real 3.x programs ported by the mechanical rule, driven against LocalOrigin (MIGRATION.md "Porting a real
         // app").

@@ -6,6 +6,8 @@
   (b) Every 3.4 name listed in the tables of section 2 of docs/API-3.4.md appears in the "3.4" column of a
       MIGRATION.md table that declares that section.
   (c) Tests/SnippetTests/Snippets.generated.swift is what Scripts/extract-snippets.py makes of the documents.
+  (d) Sources/PNPort/Names.generated.swift, the porting assistant's name table, is what Scripts/extract-names.py
+      makes of these same tables.
 Before them it tests its own comparison rules on fixed samples, so a bug there cannot make every check pass.
 
 Prints what is missing on either side and exits 1 on any mismatch. Python 3 standard library only.
@@ -54,17 +56,17 @@ CONTAINER_ALIASES = {"NSNotification.Name": "Notification.Name"}
 
 
 
-def load_extractor():
-    """Scripts/extract-snippets.py as a module (its file name is not an identifier)."""
+def load_script(file_name, module_name):
+    """A script of this folder as a module (its file name is not an identifier)."""
     sys.dont_write_bytecode = True
-    path = Path(__file__).resolve().parent / "extract-snippets.py"
-    spec = importlib.util.spec_from_file_location("extract_snippets", path)
+    path = Path(__file__).resolve().parent / file_name
+    spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-extract_snippets = load_extractor()
+extract_snippets = load_script("extract-snippets.py", "extract_snippets")
 
 MARKER = re.compile(r"^<!--\s*check:(.*?)-->$")
 HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
@@ -388,6 +390,16 @@ def main():
         if stale:
             failures.append(stale)
         print(f"(c) snippets: {'out of date' if stale else 'up to date'} ({len(extract_snippets.read_snippets())} blocks)")
+
+        # (d) the porting assistant reads the same tables.
+        extract_names = load_script("extract-names.py", "extract_names")
+        try:
+            stale_names = extract_names.check()
+        except extract_names.NamesError as error:
+            stale_names = str(error)
+        if stale_names:
+            failures.append(stale_names)
+        print(f"(d) pnport name table: {'out of date' if stale_names else 'up to date'}")
     except (CheckError, extract_snippets.SnippetError) as error:
         failures.append(str(error))
 
