@@ -130,6 +130,41 @@ import Darwin
         #expect(words.contains("icanon") && words.contains("echo"), "\(words)")
     }
 
+    /// Ctrl-Z in an interactive shell: the shell gets its terminal back as it was (line mode and echo on); `fg`
+    /// gives the console the terminal again, redrawn, with the half-typed command still there. Then Ctrl-C.
+    @Test func ctrlZAndCtrlCGiveTheTerminalBackAndFgResumesTheLine() async throws {
+        let tmux = try TmuxSession("PS1='$ ' exec bash --norc --noprofile -i", width: 120, height: 40)
+        defer { tmux.stop() }
+        try await tmux.waitForScreen("the shell") { $0.last == "$" }
+        try tmux.type("'\(DemoProcess.binary.path)' console")
+        try tmux.press("Enter")
+        try await tmux.waitForScreen("the prompt") { $0.last == ">" }
+        try tmux.type("conn")
+        try await tmux.waitForScreen("the typed text") { $0.last == "> conn" }
+        try tmux.press("C-z")
+        try await tmux.waitForScreen("the shell again") { $0.last == "$" && $0.contains { $0.contains("Stopped") } }
+        try tmux.type("stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo")
+        try tmux.press("Enter")
+        var screen = try await tmux.waitForScreen("the modes") { $0.last == "$" && $0.contains("icanon") }
+        #expect(screen.contains("echo") && !screen.contains("-icanon") && !screen.contains("-echo"), "\(screen)")
+        try tmux.type("fg")
+        try tmux.press("Enter")
+        screen = try await tmux.waitForScreen("the console again") { $0.last == "> conn" }
+        #expect(screen.dropLast().last?.hasPrefix("status connection=not-connected") == true, "\(screen)")
+        try tmux.type("ect")
+        try tmux.press("Enter")
+        try await tmux.waitForScreen("the connect") { rows in
+            rows.contains { $0.hasPrefix("[block] connect success") } && rows.last == ">"
+        }
+        // Ctrl-C ends the console at once, as the signal would, with the terminal given back.
+        try tmux.press("C-c")
+        try await tmux.waitForScreen("the shell at the end") { $0.last == "$" }
+        try tmux.type("echo \"status $?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e -icanon -e -echo | wc -l")
+        try tmux.press("Enter")
+        screen = try await tmux.waitForScreen("the status") { $0.last == "$" && $0.contains("status 130") }
+        #expect(screen.dropLast().last == "0", "line mode and echo back on: \(screen)")
+    }
+
     @Test func aPastedLineLongerThanTheLimitIsRefusedAndTheSessionGoesOn() async throws {
         let (tmux, modes) = try Self.start()
         defer {

@@ -14,11 +14,13 @@ import Darwin
 /// puts the terminal back as it found it; Ctrl-Z does too, and the console takes the terminal again when resumed.
 final class ConsoleTerminal: @unchecked Sendable {
     // @unchecked: `saved` is set in `init` and only read after; the signal sources are started in `init` and
-    // cancelled by `restore()`, which runs once (`restored`).
+    // cancelled by `restore()`, which runs once (`restored`); `suspended` is a lock box.
     private let saved: termios
     private let output: ConsoleOutput
     private let restored = Locked(false)
     private var sources: [any DispatchSourceSignal] = []
+    /// While stopped by Ctrl-Z: the SIGTSTP action to put back when continued.
+    private let suspended = Locked<sigaction?>(nil)
 
     /// Takes the terminal when stdin and stdout both are one; nil otherwise (piped input or output).
     init?(output: ConsoleOutput) {
@@ -86,11 +88,22 @@ final class ConsoleTerminal: @unchecked Sendable {
             }
         }
         self.listen(SIGTSTP) { [self] in
+            guard !self.restored.current else { return }
             _ = Self.apply(self.saved)
-            // The default action stops the process here until SIGCONT (the shell's `fg`); then the handler the
-            // signal source installed is put back.
-            var handler = Self.defaultAction(for: SIGTSTP)
+            // The default action stops the process, once the signal sent again is delivered (kill returns before);
+            // SIGCONT (the shell's `fg`) puts the signal source's handler back, takes the terminal and redraws.
+            let handler = Self.defaultAction(for: SIGTSTP)
+            self.suspended.set(handler)
             kill(getpid(), SIGTSTP)
+        }
+        self.listen(SIGCONT) { [self] in
+            guard
+                var handler = self.suspended.withLock({ value in
+                    defer { value = nil }; return value
+                })
+            else {
+                return
+            }
             sigaction(SIGTSTP, &handler, nil)
             if !self.restored.current { _ = Self.apply(Self.raw(self.saved)) }
             self.output.redraw(fresh: true)

@@ -37,8 +37,13 @@ final class TmuxSession: @unchecked Sendable {
         self.width = width
         self.height = height
         guard let executable = Self.executable else { throw TmuxError.missing }
-        self.server.executableURL = URL(fileURLWithPath: executable)
-        self.server.arguments = ["-D", "-S", self.socket, "-f", "/dev/null"]
+        // Through Python, which gives the server (and so the terminal's programs) the signal state a login gives:
+        // the test process blocks and ignores signals its children would otherwise inherit, so Ctrl-C or Ctrl-Z
+        // would do nothing in the terminal.
+        self.server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        self.server.arguments = [
+            "python3", "-c", Self.cleanSignals, executable, "-D", "-S", self.socket, "-f", "/dev/null",
+        ]
         self.server.environment = Self.environment
         self.server.standardInput = FileHandle.nullDevice
         self.server.standardOutput = FileHandle.nullDevice
@@ -116,6 +121,18 @@ final class TmuxSession: @unchecked Sendable {
         }
         try? FileManager.default.removeItem(atPath: self.socket)
     }
+
+    /// Unblocks every signal, sets each one's default action, then runs argv[1:].
+    private static let cleanSignals = """
+        import os, signal, sys
+        signal.pthread_sigmask(signal.SIG_SETMASK, set())
+        for number in signal.valid_signals():
+            try:
+                signal.signal(number, signal.SIG_DFL)
+            except (OSError, ValueError):
+                pass
+        os.execv(sys.argv[1], sys.argv[1:])
+        """
 
     private static var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
