@@ -50,9 +50,25 @@ struct Options {
 
     func seconds(_ flag: String, default fallback: Double) throws -> Double {
         guard let text = self.string(flag) else { return fallback }
-        guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-            throw UsageError(message: "\(flag) must be a number of seconds ≥ 0")
+        guard let seconds = Seconds.parse(text) else {
+            throw UsageError(message: "\(flag) must be \(Seconds.range)")
         }
+        return seconds
+    }
+}
+
+/// Durations typed by the user — flags and console commands — and their one range.
+enum Seconds {
+    /// The longest duration accepted: a year. Anything longer is a typo (`1e10` is 317 years), and a bound keeps every
+    /// deadline computed from a duration within what the clocks and condition waits can hold.
+    static let maximum: Double = 31_536_000
+
+    /// What every duration must be, for error messages.
+    static let range = "a number of seconds from 0 to 31536000 (a year)"
+
+    /// `text` as seconds, or nil unless it is a number from 0 to `maximum` (not NaN, not infinite, not negative).
+    static func parse(_ text: String) -> Double? {
+        guard let seconds = Double(text), seconds >= 0, seconds <= Self.maximum else { return nil }
         return seconds
     }
 }

@@ -263,6 +263,7 @@ extension NameTable {
     9 ‖ Error codes ‖  ‖ -::let kPNServiceErrorDomain: String ‖
     9 ‖ Error codes ‖  ‖ -::let kPNRequestMessageCountExceededError: Int ‖
     9 ‖ Error codes ‖  ‖ -::let kPNResponseTooLargeError: Int ‖
+    9 ‖ Error codes ‖  ‖ -::let kPNRequestQueueFullError: Int ‖
     9 ‖ Error codes ‖  ‖ -::enum PNErrorCategory ‖
     9 ‖ Enums ‖ PNMessageState ‖ -::enum PNMessageState ‖
     9 ‖ Enums ‖ PNSocketStreamState ‖ -::enum PNSocketStreamState ‖

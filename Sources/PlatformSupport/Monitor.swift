@@ -18,7 +18,8 @@ package enum MonitorStep<Result> {
     case done(Result)
     /// Release the lock and wait until woken (`signal()`, `broadcast()`, or spuriously), with no deadline.
     case wait
-    /// Release the lock and wait until woken or until the date, whichever comes first.
+    /// Release the lock and wait until woken or until the date, whichever comes first. Any date is accepted: one
+    /// past `Monitor.longestWait` is waited for in slices (the closure sees `.woken` in between), a NaN one times out.
     case waitUntil(Date)
 }
 
@@ -72,10 +73,27 @@ package final class Monitor<State>: @unchecked Sendable {
                 self.condition.wait()
                 wake = .woken
             case .waitUntil(let deadline):
-                wake = self.condition.wait(until: deadline) ? .woken : .timedOut
+                let remaining = deadline.timeIntervalSinceNow
+                if remaining.isNaN {
+                    // Not a moment in time: nothing to wait for.
+                    wake = .timedOut
+                } else if remaining > Self.longestWait {
+                    // `NSCondition.wait(until:)` traps for a date whose nanoseconds since 1970 pass Int64 (after
+                    // 2262; `Date.distantFuture` included): wait one slice, then let the closure look again.
+                    _ = self.condition.wait(until: Date(timeIntervalSinceNow: Self.longestWait))
+                    wake = .woken
+                } else {
+                    wake = self.condition.wait(until: deadline) ? .woken : .timedOut
+                }
             }
         }
     }
+
+    /// The longest single wait `wait(_:)` asks the condition for, in seconds (a day). A farther deadline — even
+    /// `Date.distantFuture` or one computed from an infinite interval — is waited for in slices of this length: the
+    /// closure is called again with `.woken` after each one, and gets `.timedOut` only at its own deadline. A NaN
+    /// deadline times out at once.
+    package static var longestWait: TimeInterval { 86_400 }
 
     /// Wakes one thread waiting in `wait(_:)`, if any (which one is unspecified).
     @inlinable

@@ -4,7 +4,8 @@ import PubNubLegacy
 /// The bridge from one 3.4 completion block to one `async` call: resumes its continuation exactly once — with the
 /// block's outcome, or with `CancellationError` when the calling task is cancelled first, whichever comes first.
 /// The later of the two is ignored, so the 3.4 block still runs (once, as the engine guarantees) after a
-/// cancellation and finds nothing to resume.
+/// cancellation and finds nothing to resume — also for a call withdrawn before its turn, whose block the engine runs
+/// alone with a 105 error.
 final class OneShot<Value: Sendable>: Sendable {
     private enum State {
         /// Created; no continuation yet.
@@ -69,17 +70,21 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// Runs `start` with a fresh one-shot inside a cancellable continuation: `start` calls the 3.4 API with a block
-    /// that resumes the one-shot. A task cancelled before the call throws `CancellationError` without starting it.
+    /// that resumes the one-shot. A task cancelled before the call throws `CancellationError` without starting it;
+    /// one cancelled while the call waits for its turn withdraws it from the client's queue (`CallTicket`), so it
+    /// never runs.
     static func run(_ start: (OneShot<Value>) -> Void) async throws -> Value {
         let shot = OneShot<Value>()
+        let ticket = CallTicket()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 if shot.install(continuation) {
-                    start(shot)
+                    ticket.scope { start(shot) }
                 }
             }
         } onCancel: {
             shot.cancel()
+            ticket.withdraw()
         }
     }
 }

@@ -12,9 +12,15 @@ import PubNubLegacy
 /// serviced (an app's run loop, `dispatchMain()`, or an `async` `main`), or choose another one.
 ///
 /// Errors thrown are `PNError`s with the 3.4 codes (`kPN…Error`), except `CancellationError` when the calling task
-/// is cancelled. A cancelled call returns at once; what the 3.4 engine already queued still runs to its end (no 3.4
-/// call can be withdrawn), so the 3.4 side — delegate, observers, notifications — sees it complete exactly once.
-/// A call made from an already-cancelled task throws `CancellationError` without starting.
+/// is cancelled. A cancelled call returns at once. If it was still waiting for its turn behind earlier calls, it
+/// leaves the queue and never runs: the 3.4 side — delegate, observers, notifications — never hears of it. If it
+/// had started, it runs to its end, and the 3.4 side sees it complete exactly once. A call made from an
+/// already-cancelled task throws `CancellationError` without starting.
+///
+/// Timeouts count from the call: `time()`, `publish`, `history` and `hereNow` throw 106 once
+/// `nonSubscriptionRequestTimeout` has passed since the call, however long they waited for their turn
+/// (docs/BEHAVIOR.md §1.2). After `PubNub.resetClient()` stopped the shared client this object wraps, or when its
+/// `PubNub` is otherwise stopped, every call in flight and every call made later throws 105 instead of waiting.
 public final class PubNubClient: Sendable {
     /// The default bound of `messages(on:bufferingNewest:)` and `presence(on:bufferingNewest:)`: 1,000 elements.
     public static let defaultBufferLimit = 1_000
@@ -37,7 +43,7 @@ public final class PubNubClient: Sendable {
 
     /// A client that drives `client` — the shared client or an instance — on its connection, beside its 3.4 users.
     /// Statuses and streams start with the events emitted after this call. Keep the shared client alive while this
-    /// object lives: `PubNub.resetClient()` stops the client it wraps.
+    /// object lives: `PubNub.resetClient()` stops the client it wraps, and from then on every call throws 105.
     public init(wrapping client: PubNub) {
         self.legacy = client
         client.addEventSink(self.hub, toNotificationSlot: true)

@@ -140,7 +140,10 @@ import Testing
         ("config colour blue", "unknown setting \"colour\"", "config show"),
         ("connect now", "unexpected \"now\"", "connect"),
         ("wait forever", "wait needs message or presence", "wait message|presence [SECONDS]"),
-        ("wait message -1", "seconds ≥ 0", "wait message"),
+        ("wait message -1", "from 0 to 31536000", "wait message"),
+        ("wait message 1e10", "from 0 to 31536000", "wait message"),
+        ("wait message nan", "from 0 to 31536000", "wait message"),
+        ("wait presence inf", "from 0 to 31536000", "wait message"),
         ("wherenow", "PubNub 3.4 has no where-now API", "type \"help\""),
         ("state a", "PubNub 3.4 has no presence state API", "type \"help\""),
     ])

@@ -326,6 +326,9 @@ struct ConsoleSessionTests {
         (["console", "--origin", "127.0.0.1:1"], "--origin needs --publish-key and --subscribe-key"),
         (["console", "--publish-key", "k"], "--publish-key needs --origin"),
         (["console", "--timeout", "0"], "--timeout must be more than 0 seconds"),
+        // Issue 31: a far timeout crashed the console at its first command.
+        (["console", "--timeout", "1e10"], "--timeout must be a number of seconds from 0 to 31536000 (a year)"),
+        (["console", "--timeout", "nan"], "--timeout must be a number of seconds from 0 to 31536000 (a year)"),
         (["console", "--origin", "http://h", "--publish-key", "p", "--subscribe-key", "s"], "without scheme or path"),
     ])
     func badFlagsGiveTheUsageAndExitTwo(arguments: [String], message: String) throws {

@@ -282,6 +282,11 @@ struct SoakCommandTests {
         ),
         (["soak", "--idle", "soon"], "--idle must be a number"),
         (["soak", "--duration", "-1"], "--duration must be a number"),
+        // Issue 31: a far duration crashed the soak when it started waiting for its end.
+        (["soak", "--duration", "1e10"], "--duration must be a number of seconds from 0 to 31536000 (a year)"),
+        (["soak", "--duration", "inf"], "--duration must be a number of seconds from 0 to 31536000 (a year)"),
+        (["soak", "--idle", "nan"], "--idle must be a number of seconds from 0 to 31536000 (a year)"),
+        (["soak", "--background-every", "1e300"], "--background-every must be a number of seconds from 0"),
         (["soak", "--channels", " , ,"], "--channels needs at least one channel name"),
         (["soak", "--origin", "127.0.0.1:1"], "--origin needs --publish-key and --subscribe-key"),
         (["--idle", "1"], "unknown mode --idle"),

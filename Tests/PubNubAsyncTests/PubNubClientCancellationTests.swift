@@ -6,8 +6,8 @@ import Testing
 @testable import PubNubAsync
 @testable import PubNubLegacy
 
-/// Cancelling the calling task: the call throws `CancellationError` at once; the 3.4 request it started runs to its
-/// end, and its block runs exactly once (no 3.4 call can be withdrawn).
+/// Cancelling the calling task: the call throws `CancellationError` at once; a 3.4 request it started runs to its
+/// end, and its block runs exactly once (one still waiting for its turn is withdrawn: PubNubClientQueueTests).
 @Suite struct PubNubClientCancellationTests {
     @Test func aCancelledHistoryThrowsCancellationErrorAndItsBlockStillRunsOnce() async throws {
         let origin = try LocalOrigin.start()
@@ -17,14 +17,16 @@ import Testing
         client.legacy.setDelegate(delegate)
         let channel = AsyncFixture.unique("cancel-history")
         try await client.publish("stored", to: channel)
-        try origin.inject(.delay(3), on: .operation(.history), count: 1)
+        // Held 6 s: long enough that the check right after the cancel comes first on a loaded machine, short of the
+        // request's 10 s timeout.
+        try origin.inject(.delay(6), on: .operation(.history), count: 1)
         let call = Task { try await client.history(of: channel) }
         try await eventually("the origin to hold the history request") { origin.faultCounters.delayed == 1 }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(client.blockRuns.current["history"] == nil)  // thrown before the answer came
         // The 3.4 side completes the request once: its delegate callback and the overlay's block.
-        try await eventually("the history block") { client.blockRuns.current["history"] == 1 }
+        try await eventually("the history block", within: 30) { client.blockRuns.current["history"] == 1 }
         try await eventually("the history delegate callback") { delegate.count("didReceiveMessageHistory") == 1 }
         // The client goes on working.
         #expect(try await client.history(of: channel).count == 1)

@@ -9,7 +9,7 @@ import PubNubLegacy
 enum BenchCommand {
     static let usage = """
           LegacyDemo bench [--origin HOST:PORT [--publish-key K] [--subscribe-key K] [--secure [--ca-file PATH]]]
-                           [--network-only] [--quick]
+                           [--network-only] [--quick] [--storm SECONDS]
             Measures, on an embedded local origin or on --origin (plain HTTP, or TLS with --secure; keys default to
             demo):
               publish_throughput   acknowledged publishes/s, one client, one channel, calls made back to back
@@ -33,6 +33,10 @@ enum BenchCommand {
                                    *_foundation: JSONSerialization on the same value
               rss_start/rss_end    resident memory at start and end
               rss_end_trimmed      at the end, after the allocator returned its free pages (glibc)
+            --storm SECONDS runs only the storm instead: 16 threads call one client's time and publish as fast as
+            they can for SECONDS (plain HTTP); storm_calls, storm_rss_start/peak/after (KiB), how the calls ended
+            (storm_answered, storm_timed_out, storm_other_errors, storm_missing) and storm_drain_s (seconds from
+            the end of the storm until the last block ran).
             --ca-file trusts the CA certificates in PATH for TLS instead of the system's. --network-only skips the
             fan-out, crypto, batch and JSON workloads, which do not use the given origin. --quick runs a few
             seconds per workload. Exit
@@ -79,6 +83,9 @@ enum BenchCommand {
             "# LegacyDemo bench on \(embedded == nil ? "" : "embedded origin ")\(address)"
                 + "\(settings.secure ? " over TLS" : ""), \(settings.quick ? "quick" : "full") run, \(build)"
         )
+        if let seconds = settings.storm {
+            return try Self.storm(settings, address: address, seconds: seconds)
+        }
         let total = settings.networkOnly ? 7 : 11
 
         let network = BenchWorkloads(
@@ -247,5 +254,27 @@ enum BenchCommand {
         } catch {
             throw BenchError("request cost: \(error)")
         }
+    }
+
+    /// `--storm SECONDS`: prints the storm's figures; status 1 when a call's block never ran.
+    private static func storm(_ settings: BenchSettings, address: String, seconds: Double) throws -> Int32 {
+        complain("bench: storm, \(BenchStorm.threads) threads calling time and publish unpaced for \(seconds) s")
+        let figures = try BenchStorm.run(
+            address: address,
+            publishKey: settings.publishKey,
+            subscribeKey: settings.subscribeKey,
+            seconds: seconds
+        )
+        Self.bench("storm_calls", Double(figures.calls), "calls", decimals: 0)
+        Self.bench("storm_calls_per_s", Double(figures.calls) / max(figures.seconds, 1e-9), "calls/s", decimals: 0)
+        Self.bench("storm_rss_start", Double(figures.startKiB), "KiB", decimals: 0)
+        Self.bench("storm_rss_peak", Double(figures.peakKiB), "KiB", decimals: 0)
+        Self.bench("storm_rss_after", Double(figures.afterKiB), "KiB", decimals: 0)
+        Self.bench("storm_answered", Double(figures.answered), "calls", decimals: 0)
+        Self.bench("storm_timed_out", Double(figures.timedOut), "calls", decimals: 0)
+        Self.bench("storm_other_errors", Double(figures.otherErrors), "calls", decimals: 0)
+        Self.bench("storm_missing", Double(figures.missing), "calls", decimals: 0)
+        Self.bench("storm_drain_s", figures.drainSeconds, "s")
+        return figures.missing == 0 ? 0 : 1
     }
 }

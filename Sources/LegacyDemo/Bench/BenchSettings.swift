@@ -88,16 +88,23 @@ struct BenchSettings {
     var networkOnly: Bool
     var quick: Bool
     var counts: Counts
+    /// `--storm SECONDS`: only the storm workload (`BenchStorm`), for that long.
+    var storm: Double?
 
     init(_ arguments: ArraySlice<String>) throws {
         let options = try Options(
             arguments,
-            valueFlags: ["--origin", "--publish-key", "--subscribe-key", "--messages", "--ca-file"],
+            valueFlags: ["--origin", "--publish-key", "--subscribe-key", "--messages", "--ca-file", "--storm"],
             switchFlags: ["--quick", "--secure", "--network-only"]
         )
         self.networkOnly = options.has("--network-only")
         self.quick = options.has("--quick")
         self.counts = self.quick ? .quick : .full
+        if options.string("--storm") != nil {
+            let seconds = try options.seconds("--storm", default: 0)
+            guard seconds > 0 else { throw UsageError(message: "--storm must be more than 0 seconds") }
+            self.storm = seconds
+        }
         if let text = options.string("--messages") {
             guard let messages = Int(text), (1...100_000).contains(messages) else {
                 throw UsageError(message: "--messages must be a whole number 1…100000")

@@ -228,8 +228,8 @@ extension ConsoleCommand {
         }
         var seconds: Double?
         if let text = words.next() {
-            guard let value = Double(text), value.isFinite, value >= 0 else {
-                throw fail("wait takes a number of seconds ≥ 0")
+            guard let value = Seconds.parse(text) else {
+                throw fail("wait takes \(Seconds.range)")
             }
             seconds = value
         }

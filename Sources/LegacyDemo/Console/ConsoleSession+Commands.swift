@@ -47,10 +47,7 @@ extension ConsoleSession {
                 )
             }
         case .disconnect:
-            if Self.isOnline(self.state) {
-                self.disconnect()
-            } else {
-                PubNub.disconnect()
+            if !self.disconnect() {
                 out.line("disconnect: not connected, nothing to end")
             }
         case .subscribe(let names, let presenceEvent):
@@ -173,17 +170,18 @@ extension ConsoleSession {
     private func setIdentifier(_ identifier: String?) {
         let softReset = PubNub.sharedInstance().isConnected() && !PubNub.subscribedChannels().isEmpty
         let previous = PubNub.clientIdentifier()
-        let baseline = self.baseline([.subscribed])
+        let baseline = self.baseline([.subscribed, .configurationError])
         PubNub.setClientIdentifier(identifier)
+        // The getter shows an identifier the client took as soon as the setter returns; one it refused (empty, too
+        // long) leaves it as it was and is reported through `pubnubClient(_:error:)`.
+        if let identifier, identifier != previous, PubNub.clientIdentifier() == previous {
+            self.awaitSignal("config uuid", [.configurationError], after: baseline)
+            self.output.line("config uuid refused; still \(previous ?? "-")")
+            return
+        }
         if softReset && identifier != previous {
             // Soft reset: a leave with the old identifier, then the same channels again with the new one.
             self.awaitSignal("config uuid", [.subscribed], after: baseline)
-        } else {
-            // Stored on the client's queue: wait (bounded) until the getter shows it, so `config show` agrees.
-            let deadline = Date(timeIntervalSinceNow: self.settings.timeout)
-            while PubNub.clientIdentifier() == previous && identifier != previous && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.01)
-            }
         }
         self.output.line("config uuid \(PubNub.clientIdentifier() ?? "-")")
     }

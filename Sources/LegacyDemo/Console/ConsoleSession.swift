@@ -218,12 +218,17 @@ final class ConsoleSession {
         return seconds < 0 ? "arrived before the wait, \(text) earlier" : "arrived after \(text)"
     }
 
-    /// Disconnects and waits for did-disconnect (shorter than a command: the end of a session never hangs).
-    func disconnect() {
+    /// Disconnects and waits until the disconnect ran — after its did-disconnect when there was a connection to end,
+    /// at once when there was none (a connect that failed for good leaves nothing) — at most 5 s, shorter than a
+    /// command: the end of a session never hangs. True when a did-disconnect was delivered.
+    @discardableResult
+    func disconnect() -> Bool {
         let baseline = self.baseline([.disconnected])
-        PubNub.disconnect()
-        if self.state.wait(for: [.disconnected], after: baseline, timeout: Self.disconnectTimeout) == nil {
+        let ran = Latch()
+        PubNub.sharedInstance().disconnect { ran.open() }
+        if !ran.wait(timeout: Self.disconnectTimeout) {
             self.output.line("timeout disconnect: no outcome after \(Self.seconds(Self.disconnectTimeout))")
         }
+        return self.state.count(.disconnected) > baseline[.disconnected, default: 0]
     }
 }

@@ -202,7 +202,7 @@ extension PubNub {
         withCompletionBlock: PNClientHistoryLoadHandlingBlock?
     ) {
         let block = UserBlock(withCompletionBlock)
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.requestHistory(channel, from: from, to: to, limit: limit, reverse: reverseHistory, block: block)
         }
     }

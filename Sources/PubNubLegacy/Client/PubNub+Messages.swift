@@ -27,7 +27,7 @@ extension PubNub {
     /// The block is called exactly once, on the delivery queue.
     public func requestServerTimeTokenWithCompletionBlock(_ success: PNClientTimeTokenReceivingCompleteBlock?) {
         let block = UserBlock(success)
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.requestTime(block: block)
         }
     }
@@ -88,7 +88,7 @@ extension PubNub {
         let block = UserBlock(withCompletionBlock)
         if let text = message as? String, !text.isEmpty, text.allSatisfy(\.isWhitespace) {
             // S-64: a message of only spaces is empty (3.4 trimmed before checking).
-            self.engine.queue.async {
+            self.engine.enqueue {
                 self.engine.publish(
                     nil,
                     buildError: PNError(code: kPNMessageHasNoContentError),
@@ -100,12 +100,12 @@ extension PubNub {
         }
         switch PNMessage.messageWithObject(message, forChannel: toChannel) {
         case .success(let built):
-            self.engine.queue.async {
+            self.engine.enqueue {
                 self.engine.publish(built, buildError: nil, block: block, sentTimeToken: sentTimeToken)
             }
             return built
         case .failure(let error):
-            self.engine.queue.async {
+            self.engine.enqueue {
                 self.engine.publish(nil, buildError: error, block: block, sentTimeToken: sentTimeToken)
             }
             return nil
@@ -152,7 +152,7 @@ extension PubNub {
                 error = failure
             }
         }
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.publish(outgoing, buildError: error, block: block)
         }
     }

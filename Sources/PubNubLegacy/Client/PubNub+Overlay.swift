@@ -25,9 +25,10 @@ extension PubNub {
     /// there was a connection; at its turn in call order when there was none).
     package func disconnect(completion: @escaping @Sendable () -> Void) {
         let engine = self.engine
-        engine.queue.async {
+        engine.enqueue {
             engine.requestDisconnect()
-            engine.submit("disconnect completion") { operation in
+            engine.submit("disconnect completion", refusal: { _ in Refusal(block: DeliveryBlock(completion)) }) {
+                operation in
                 engine.dispatcher.deliverBlock(DeliveryBlock(completion))
                 engine.finish(operation)
             }
@@ -44,7 +45,7 @@ extension PubNub {
     /// Without channels there is nothing to restore and it succeeds at once.
     package func forceReconnect(completion: @escaping @Sendable (PNError?) -> Void) {
         let engine = self.engine
-        engine.queue.async {
+        engine.enqueue {
             engine.forceReconnect(completion)
         }
     }
@@ -58,7 +59,8 @@ extension ClientEngine {
         if self.connection.waitsForNetwork {
             self.startProbe()
         }
-        self.submit("reconnect") { operation in
+        let refusal = { (error: PNError) in Refusal(block: DeliveryBlock { completion(error) }) }
+        self.submit("reconnect", refusal: refusal) { operation in
             if let error = self.preflightError(associatedObject: nil) {
                 report(error)
                 self.finish(operation)
@@ -71,7 +73,7 @@ extension ClientEngine {
             }
             // The restore finishes this operation (`subscriptionRestored`, `subscriptionRestoreAbandoned`, or the
             // abort of a network loss or disconnect); the outcome is read by the operation right behind it.
-            self.submit("reconnect outcome", atHead: true) { outcome in
+            self.submit("reconnect outcome", atHead: true, refusal: refusal) { outcome in
                 report(
                     self.connection.isConnected ? nil : PNError(code: kPNClientConnectionClosedOnInternetFailureError)
                 )

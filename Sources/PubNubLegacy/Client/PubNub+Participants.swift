@@ -35,7 +35,7 @@ extension PubNub {
         withCompletionBlock: PNClientParticipantsHandlingBlock?
     ) {
         let block = UserBlock(withCompletionBlock)
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.requestParticipants(channel, block: block)
         }
     }

@@ -78,7 +78,7 @@ extension PubNub {
         withCompletionHandlingBlock: PNClientPresenceEnableHandlingBlock?
     ) {
         let block = UserBlock(withCompletionHandlingBlock)
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.enablePresenceObservation(channels, block: block)
         }
     }
@@ -144,7 +144,7 @@ extension PubNub {
         withCompletionHandlingBlock: PNClientPresenceDisableHandlingBlock?
     ) {
         let block = UserBlock(withCompletionHandlingBlock)
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.disablePresenceObservation(channels, block: block)
         }
     }

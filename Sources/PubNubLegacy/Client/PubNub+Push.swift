@@ -87,7 +87,7 @@ extension PubNub {
         andCompletionHandlingBlock: PNClientPushNotificationsEnableHandlingBlock?
     ) {
         let block = UserBlock(andCompletionHandlingBlock)
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.changePushNotifications(
                 .enable,
                 channels: channels,
@@ -178,7 +178,7 @@ extension PubNub {
         andCompletionHandlingBlock: PNClientPushNotificationsDisableHandlingBlock?
     ) {
         let block = UserBlock(andCompletionHandlingBlock)
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.changePushNotifications(
                 .disable,
                 channels: channels,
@@ -209,7 +209,7 @@ extension PubNub {
         withCompletionHandlingBlock: PNClientPushNotificationsRemoveHandlingBlock?
     ) {
         let block = UserBlock(withCompletionHandlingBlock)
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.removeAllPushNotifications(token: pushToken, block: block)
         }
     }
@@ -234,7 +234,7 @@ extension PubNub {
         withCompletionHandlingBlock: PNClientPushNotificationsEnabledChannelsHandlingBlock?
     ) {
         let block = UserBlock(withCompletionHandlingBlock)
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.requestPushNotificationEnabledChannels(token: pushToken, block: block)
         }
     }

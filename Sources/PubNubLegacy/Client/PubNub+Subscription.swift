@@ -168,7 +168,7 @@ extension PubNub {
         andCompletionHandlingBlock: PNClientChannelSubscriptionHandlerBlock?
     ) {
         let block = UserBlock(andCompletionHandlingBlock)
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.subscribe(channels, withPresenceEvent: withPresenceEvent, block: block)
         }
     }
@@ -313,7 +313,7 @@ extension PubNub {
         andCompletionHandlingBlock: PNClientChannelUnsubscriptionHandlerBlock?
     ) {
         let block = UserBlock(andCompletionHandlingBlock)
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.unsubscribe(channels, withPresenceEvent: withPresenceEvent, block: block)
         }
     }

@@ -17,6 +17,12 @@ public final class PubNub: @unchecked Sendable {
     /// Derives the 4.x statuses; last in the notification slot.
     let statusAdapter = StatusAdapter()
 
+    /// The most calls one client holds waiting for their turn: a call made while this many wait fails at once with
+    /// `kPNRequestQueueFullError` (202) on every channel its failure has, instead of being queued (docs/BEHAVIOR.md
+    /// §1.2). Calls never wait longer than their timeouts anyway; this bounds the memory of calls made faster than
+    /// the origin answers (a storm of 16 unpaced threads queued millions).
+    public static let maximumWaitingCalls = 10_000
+
     /// The shared client and the sinks every shared client gets (`PNObservationCenter.defaultCenter()`'s adapter).
     private static let shared = Locked(SharedState())
 
@@ -130,9 +136,12 @@ public final class PubNub: @unchecked Sendable {
         }
     }
 
-    /// Tears the shared client down without any callback (3.4 `+resetClient`): requests are cancelled, pending
-    /// blocks are dropped, the channel cache is purged, and the next `sharedInstance()` is a new client without
-    /// configuration, delegate or identifier.
+    /// Tears the shared client down (3.4 `+resetClient`): requests are cancelled, the channel cache is purged, and
+    /// the next `sharedInstance()` is a new client without configuration, delegate or identifier. The delegate, the
+    /// observers and the notifications hear nothing of it, as in 3.4; but where 3.4 dropped the pending blocks, every
+    /// call the old client accepted and had not completed — and every call still made on it, through a reference
+    /// kept (a `PubNubClient` wrapping it) — completes once with 105 through its block alone, on the delivery
+    /// queue. A `PubNub` instance the app releases does the same.
     public static func resetClient() {
         self.resetClient(nextTimings: .standard)
     }
@@ -191,7 +200,7 @@ public final class PubNub: @unchecked Sendable {
     ) {
         let successBox = UserBlock(success)
         let failureBox = UserBlock(errorBlock)
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.connect(success: successBox, failure: failureBox)
         }
     }
@@ -209,7 +218,7 @@ public final class PubNub: @unchecked Sendable {
     /// the disconnect fail with 105. A connect still retrying an origin that did not answer its first attempt is
     /// not waited for: it ends at once, its `errorBlock` getting nil. Does nothing when not connected.
     public func disconnect() {
-        self.engine.queue.async {
+        self.engine.enqueue {
             self.engine.requestDisconnect()
         }
     }
@@ -227,7 +236,9 @@ public final class PubNub: @unchecked Sendable {
     /// applies to the next request. The configuration's values are copied: later changes to the object have no
     /// effect until it is applied again.
     public func setConfiguration(_ configuration: PNConfiguration) {
-        self.setupWithConfiguration(configuration, andDelegate: self.engine.dispatcher.delegate)
+        // Not `setupWithConfiguration(_:andDelegate: delegate)`: writing back the delegate read here could undo a
+        // `setDelegate` another thread makes meanwhile.
+        self.apply(configuration)
     }
 
     /// Applies a configuration and delegate to the shared client; see the instance method.
@@ -240,25 +251,32 @@ public final class PubNub: @unchecked Sendable {
     /// configuration names a `uuid`, `clientIdentifier()`) return the new values as soon as this returns.
     public func setupWithConfiguration(_ configuration: PNConfiguration, andDelegate: (any PNDelegate)?) {
         self.engine.dispatcher.delegate = andDelegate
+        self.apply(configuration)
+    }
+
+    /// Applies `configuration` (or reports why it is invalid) for both setters.
+    private func apply(_ configuration: PNConfiguration) {
         let settings = ClientSettings(configuration: configuration)
         if let error = configuration.validationError() {
-            self.engine.queue.async {
+            self.engine.enqueue {
                 self.engine.emit(.error(error))
             }
             return
         }
         let applied = configuration.copy()
+        // The getters' snapshot and the change handed to the queue in one step: concurrent setters then reach the
+        // queue in the order they wrote the snapshot, so the last one written is the last one applied.
         self.engine.snapshot.withLock { snapshot in
             snapshot.configuration = applied
             if let uuid = settings.uuid {
                 snapshot.requestedUUID = uuid
             }
-        }
-        self.engine.dispatcher.setQueue(configuration.deliveryQueue)
-        self.engine.queue.async {
-            self.engine.applyConfiguration(settings)
-            if let uuid = settings.uuid {
-                self.engine.setClientIdentifier(uuid)
+            self.engine.dispatcher.setQueue(configuration.deliveryQueue)
+            self.engine.enqueue {
+                self.engine.applyConfiguration(settings)
+                if let uuid = settings.uuid {
+                    self.engine.setClientIdentifier(uuid)
+                }
             }
         }
     }
@@ -300,15 +318,18 @@ public final class PubNub: @unchecked Sendable {
                 associatedObject: nil,
                 underlyingError: nil
             )
-            self.engine.queue.async {
+            self.engine.enqueue {
                 self.engine.emit(.error(error))
             }
             return
         }
         let new = identifier ?? PNUniqueIdentifier()
-        self.engine.snapshot.withLock { $0.requestedUUID = new }
-        self.engine.queue.async {
-            self.engine.setClientIdentifier(new)
+        // One step, as in `setupWithConfiguration`: the identifier the getter shows last is the one applied last.
+        self.engine.snapshot.withLock { snapshot in
+            snapshot.requestedUUID = new
+            self.engine.enqueue {
+                self.engine.setClientIdentifier(new)
+            }
         }
     }
 

@@ -14,7 +14,10 @@ extension ClientEngine {
         success: UserBlock<PNClientConnectionSuccessBlock>?,
         failure: UserBlock<PNClientConnectionFailureBlock>?
     ) {
-        self.submit("connect") { operation in
+        let refusal = { (error: PNError) in
+            Refusal(event: .connectionDidFail(error), block: failure.map { box in DeliveryBlock { box.block(error) } })
+        }
+        self.submit("connect", refusal: refusal) { operation in
             guard let settings = self.settings, settings.isValid else {
                 let error = PNError(code: kPNClientConfigurationError)
                 self.emit(.error(error), completion: failure.map { box in DeliveryBlock { box.block(error) } })

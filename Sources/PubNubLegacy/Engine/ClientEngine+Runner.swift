@@ -1,14 +1,51 @@
 import Foundation
 
 // The one runner of request-shaped operations (docs/BEHAVIOR.md §1.2, §4): each `RequestOperation` waits for its
-// turn, runs its preflight, sends its request with its own timer (started when the operation starts executing) and
-// reports exactly one outcome — success, failure, timeout or abort — before the next operation starts.
+// turn, runs its preflight, sends its request and reports exactly one outcome — success, failure, timeout or abort —
+// before the next operation starts. Its timeout counts from the call, the wait for its turn included: a request
+// still waiting when it passes leaves the queue and fails with 106 (docs/BEHAVIOR.md §1.2).
+
+/// Where a request is on its way: its id while it waits, its operation once it started. Queue-confined.
+private final class RequestTurn {
+    var id: Int?
+    var operation: EngineOperation?
+}
 
 extension ClientEngine {
-    /// Queues `request` behind the operations called before it and executes it when its turn comes. Call on `queue`.
+    /// Queues `request` behind the operations called before it and executes it when its turn comes; its timeout
+    /// (`nonSubscriptionRequestTimeout`) counts from the facade call that made it (`callTime`), or from now. Call on
+    /// `queue`.
     func run<Value>(_ request: RequestOperation<Value>) {
-        self.submit(request.name, pipelinable: request.pipelinable) { [unowned self] operation in
+        let turn = RequestTurn()
+        let waited = self.callTime.map { max(0, self.clock.now - $0) } ?? 0
+        let deadline = self.schedule(after: (self.settings?.nonSubscriptionRequestTimeout ?? 10) - waited) {
+            self.deadlinePassed(request, turn)
+        }
+        turn.id = self.submit(
+            request.name,
+            pipelinable: request.pipelinable,
+            timers: [deadline],
+            refusal: { error in
+                let failure = request.failed(error)
+                return Refusal(event: failure.event, block: failure.completion)
+            }
+        ) { [unowned self] operation in
+            turn.operation = operation
             self.start(request, as: operation)
+        }
+    }
+
+    /// The request's timeout passed: a running request is cancelled, a waiting one leaves the queue; either fails with
+    /// 106 on every channel it reports to.
+    private func deadlinePassed<Value>(_ request: RequestOperation<Value>, _ turn: RequestTurn) {
+        let error = PNError(message: request.timeoutMessage, code: kPNRequestExecutionFailedByTimeoutError)
+        if let operation = turn.operation {
+            guard !operation.finished else { return }
+            operation.tasks.forEach { $0.cancel() }
+            self.report(request.failed(error))
+            self.finish(operation)
+        } else if let id = turn.id, self.withdraw(id) != nil {
+            self.report(request.failed(error))
         }
     }
 
@@ -51,13 +88,6 @@ extension ClientEngine {
             self.finish(operation)
         }
         operation.onAbort = { code in fail(PNError(code: code, category: .networkIssues)) }
-        operation.timers.append(
-            self.schedule(after: timeout) {
-                guard !operation.finished else { return }
-                operation.tasks.forEach { $0.cancel() }
-                fail(PNError(message: request.timeoutMessage, code: kPNRequestExecutionFailedByTimeoutError))
-            }
-        )
         let lane = lane ?? self.serviceLane
         var attempts = 0
         func attempt() {

@@ -28,6 +28,22 @@ extension ClientEngine {
         return names
     }
 
+    /// The failure of a call whose block takes `(channels, error)` and that never started (`ClientEngine.submit`):
+    /// `event` with the error, which names the channels.
+    static func channelsRefusal(
+        _ channels: [PNChannel],
+        _ block: UserBlock<([PNChannel], PNError?) -> Void>?,
+        _ event: @escaping (PNError) -> ClientEvent
+    ) -> (PNError) -> Refusal {
+        { error in
+            error.setAssociatedObject(channels)
+            return Refusal(
+                event: event(error),
+                block: block.map { box in DeliveryBlock { box.block(channels, error) } }
+            )
+        }
+    }
+
     // MARK: - Subscribe
 
     /// `subscribeOnChannels:withPresenceEvent:andCompletionHandlingBlock:`.
@@ -36,7 +52,16 @@ extension ClientEngine {
         withPresenceEvent: Bool,
         block: UserBlock<PNClientChannelSubscriptionHandlerBlock>?
     ) {
-        self.submit("subscribe") { operation in
+        let refusal = { (error: PNError) -> Refusal in
+            error.setAssociatedObject(channels)
+            return Refusal(
+                event: .subscriptionDidFail(error),
+                block: block.map { box in
+                    DeliveryBlock { box.block(.PNSubscriptionProcessNotSubscribedState, channels, error) }
+                }
+            )
+        }
+        self.submit("subscribe", refusal: refusal) { operation in
             let fail: (PNError) -> Void = { [unowned self] error in
                 error.setAssociatedObject(channels)
                 let reported = (error.associatedObject as? [PNChannel]) ?? channels
@@ -97,7 +122,8 @@ extension ClientEngine {
         withPresenceEvent: Bool,
         block: UserBlock<PNClientChannelUnsubscriptionHandlerBlock>?
     ) {
-        self.submit("unsubscribe") { operation in
+        let refusal = Self.channelsRefusal(channels, block, ClientEvent.unsubscriptionDidFail)
+        self.submit("unsubscribe", refusal: refusal) { operation in
             let complete: (PNError?) -> Void = { [unowned self] error in
                 guard !operation.finished else { return }
                 if let error {
@@ -194,7 +220,8 @@ extension ClientEngine {
 
     /// `enablePresenceObservationForChannels:withCompletionHandlingBlock:`.
     func enablePresenceObservation(_ channels: [PNChannel], block: UserBlock<PNClientPresenceEnableHandlingBlock>?) {
-        self.submit("enable presence observation") { operation in
+        let refusal = Self.channelsRefusal(channels, block, ClientEvent.presenceObservationEnablingDidFail)
+        self.submit("enable presence observation", refusal: refusal) { operation in
             let fail: (PNError) -> Void = { [unowned self] error in
                 error.setAssociatedObject(channels)
                 self.emit(
@@ -239,7 +266,8 @@ extension ClientEngine {
         _ channels: [PNChannel],
         block: UserBlock<PNClientPresenceDisableHandlingBlock>?
     ) {
-        self.submit("disable presence observation") { operation in
+        let refusal = Self.channelsRefusal(channels, block, ClientEvent.presenceObservationDisablingDidFail)
+        self.submit("disable presence observation", refusal: refusal) { operation in
             if let error = Self.invalidChannelError(channels) ?? self.preflightError(associatedObject: channels) {
                 error.setAssociatedObject(channels)
                 self.emit(

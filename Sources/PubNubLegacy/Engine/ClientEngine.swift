@@ -27,22 +27,6 @@ final class EngineOperation {
     }
 }
 
-/// What the getters read from any thread, copied from the queue-confined state after each change.
-struct ClientSnapshot: Sendable {
-    var connected = false
-    var uuid: String?
-    /// The identifier of the latest `setClientIdentifier` (or configuration `uuid`) until the engine has applied
-    /// it: the facade writes it before handing the change to the queue, so the getter returns the new value at once
-    /// (read-your-writes, as 3.4's setter stored it synchronously).
-    var requestedUUID: String?
-    /// A copy of the configuration the app applied last (valid ones only), written by the facade at once.
-    var configuration: PNConfiguration?
-    /// Full names, `-pnpres` companions included.
-    var subscribed: [String] = []
-    /// The origin of the applied configuration.
-    var origin: String?
-}
-
 final class ClientEngine: @unchecked Sendable {
     // @unchecked: every `var` below is read and written only on `queue`; `snapshot` and `dispatcher` are lock
     // boxes, the lanes are Sendable.
@@ -75,7 +59,7 @@ final class ClientEngine: @unchecked Sendable {
     var connection = ConnectionStateMachine()
     private(set) lazy var loop = SubscribeLoop(engine: self)
 
-    private var waiting: [(name: String, pipelinable: Bool, start: (EngineOperation) -> Void)] = []
+    private var waiting = WaitingLine()
     private(set) var current: EngineOperation?
     /// Publishes that released the lock after being written on the pipelined lane and wait for their answers, oldest
     /// first.
@@ -84,6 +68,11 @@ final class ClientEngine: @unchecked Sendable {
     /// True while the queue starts operations, or while `holdingOperations` runs: an operation that finishes then
     /// does not start the next one (the running loop, or the end of `holdingOperations`, does).
     private var pumping = false
+    /// The overlay's ticket of the facade call running on the queue now (`enqueue`): what it submits belongs to it.
+    private var callTicket: CallTicket?
+    /// When the facade call running on the queue now was made (`clock.now` on the caller's thread), nil outside
+    /// one: a request's timeout counts from it, however long the call waited to reach the queue.
+    private(set) var callTime: TimeInterval?
 
     /// Subscription changes waiting for the loop, by operation id.
     var subscriptionChanges: [Int: SubscriptionChange] = [:]
@@ -128,14 +117,25 @@ final class ClientEngine: @unchecked Sendable {
         self.security = SecurityLadder(canRelax: serviceLane.canRelaxCertificateValidation)
     }
 
-    /// Stops everything without events (the owning `PubNub` went away, or `resetClient`).
+    /// Stops everything (the owning `PubNub` went away, or `resetClient`). What the client accepted and has not
+    /// completed completes now, with 105, through its completion block alone — no delegate, observer or
+    /// notification (docs/DESIGN.md §4): the pipelined publishes (oldest first), the running operation, then the
+    /// waiting ones in call order. Calls made later are answered the same way (`submit`).
     func shutdown() {
         self.queue.async {
+            guard !self.shutDown else { return }
             self.shutDown = true
-            self.connection.resetRequested()
+            let work = self.connection.resetRequested()
             self.cancelTimers()
             self.loop.stop()
-            self.waiting.removeAll()
+            self.abortCurrent(code: kPNRequestExecutionFailedClientNotReadyError)
+            if let failure = work?.failure {
+                let error = PNError(code: kPNRequestExecutionFailedClientNotReadyError)
+                self.dispatcher.deliverBlock(DeliveryBlock { failure.block(error) })
+            }
+            for operation in self.waiting.removeAll() {
+                self.refuse(operation, PNError(code: kPNRequestExecutionFailedClientNotReadyError))
+            }
             if let current = self.current {
                 current.finished = true
                 current.timers.forEach { $0.cancel() }
@@ -148,6 +148,7 @@ final class ClientEngine: @unchecked Sendable {
                 operation.tasks.forEach { $0.cancel() }
             }
             self.pipelined.removeAll()
+            self.updateSnapshot()
             self.serviceLane.invalidate()
             self.longPollLane.invalidate()
             self.pipelineLane.invalidate()
@@ -156,22 +157,89 @@ final class ClientEngine: @unchecked Sendable {
 
     // MARK: - Operations
 
+    /// Runs `body` on the queue as one facade call: the operations it submits belong to the calling thread's
+    /// `CallTicket`, if the async overlay made the call inside one (`CallTicket.scope`).
+    func enqueue(_ body: @escaping @Sendable () -> Void) {
+        let ticket = CallTicket.current.value
+        let time = self.clock.now
+        self.queue.async {
+            (self.callTicket, self.callTime) = (ticket, time)
+            body()
+            (self.callTicket, self.callTime) = (nil, nil)
+        }
+    }
+
     /// Appends an operation; it starts once every earlier one finished — or, when `pipelinable` (a publish), once
     /// every earlier one finished or was released into the pipeline and the pipeline has room. Call on `queue`.
+    ///
+    /// - Parameters:
+    ///   - timers: timers that run from the call (a request's deadline); cancelled if the operation leaves the queue
+    ///     without starting, the operation's own once it starts (`finish` cancels them).
+    ///   - refusal: the call's failure, for when the operation leaves the queue without starting
+    ///     (`PendingOperation.refusal`).
+    /// - Returns: the operation's id (for `withdraw`), nil when it was refused at once: the client is shut down
+    ///   (105, block alone), the overlay's caller withdrew the call before it reached the queue (105, block alone),
+    ///   or `maximumWaitingCalls` calls already wait (`kPNRequestQueueFullError`, on every channel of the call's
+    ///   failure; operations the engine puts at the head are never refused).
+    @discardableResult
     func submit(
         _ name: String,
         atHead: Bool = false,
         pipelinable: Bool = false,
+        timers: [any EngineTimer] = [],
+        refusal: ((PNError) -> Refusal)? = nil,
         _ start: @escaping (EngineOperation) -> Void
-    ) {
+    ) -> Int? {
         dispatchPrecondition(condition: .onQueue(self.queue))
-        guard !self.shutDown else { return }
+        self.nextOperationID += 1
+        let operation = PendingOperation(
+            id: self.nextOperationID,
+            name: name,
+            pipelinable: pipelinable,
+            start: start,
+            refusal: refusal,
+            timers: timers
+        )
+        if self.shutDown || self.callTicket?.admit(operation.id, on: self) == false {
+            self.refuse(operation, PNError(code: kPNRequestExecutionFailedClientNotReadyError))
+            return nil
+        }
+        if !atHead && self.waiting.count >= PubNub.maximumWaitingCalls {
+            self.refuse(operation, PNError(code: kPNRequestQueueFullError), announced: true)
+            return nil
+        }
         if atHead {
-            self.waiting.insert((name, pipelinable, start), at: 0)
+            self.waiting.prepend(operation)
         } else {
-            self.waiting.append((name, pipelinable, start))
+            self.waiting.append(operation)
         }
         self.pump()
+        return operation.id
+    }
+
+    /// Takes operation `id` out of the queue if it is still waiting, and returns it; nil when it started, ended or
+    /// was never queued. With `refusing`, its completion block gets that error (alone, without an event).
+    @discardableResult
+    func withdraw(_ id: Int, refusing error: PNError? = nil) -> PendingOperation? {
+        dispatchPrecondition(condition: .onQueue(self.queue))
+        guard let operation = self.waiting.remove(id: id) else { return nil }
+        operation.timers.forEach { $0.cancel() }
+        if let error { self.refuse(operation, error) }
+        // The first waiting call may have been what kept publishes behind it out of the pipeline.
+        self.pump()
+        return operation
+    }
+
+    /// Completes `operation`, which will never start: through its block alone, or `announced` through its failure
+    /// event and then its block.
+    private func refuse(_ operation: PendingOperation, _ error: PNError, announced: Bool = false) {
+        operation.timers.forEach { $0.cancel() }
+        guard let refusal = operation.refusal?(error) else { return }
+        if announced, let event = refusal.event {
+            self.emit(event, completion: refusal.block)
+        } else if let block = refusal.block {
+            self.dispatcher.deliverBlock(block)
+        }
     }
 
     /// Publishes that may wait for their answers at once: `publishPipelineDepth`, or 1 where publishes do not go
@@ -247,11 +315,15 @@ final class ClientEngine: @unchecked Sendable {
                 // Waits for answers: a publish for room in the pipeline, anything else for the pipeline to drain.
                 break
             }
-            let next = self.waiting.removeFirst()
-            self.nextOperationID += 1
-            let operation = EngineOperation(id: self.nextOperationID, name: next.name)
+            guard let next = self.waiting.popFirst() else { break }
+            let operation = EngineOperation(id: next.id, name: next.name)
+            operation.timers = next.timers
             self.current = operation
+            // What the operation submits as it starts is its own doing, not the call being made now.
+            let call = (self.callTicket, self.callTime)
+            (self.callTicket, self.callTime) = (nil, nil)
             next.start(operation)
+            (self.callTicket, self.callTime) = call
         }
     }
 
@@ -299,7 +371,11 @@ final class ClientEngine: @unchecked Sendable {
 
     /// Emits `event` to its listeners (gated unless it is a connection event) and then `completion`.
     func emit(_ event: ClientEvent, completion: DeliveryBlock? = nil) {
-        guard !self.shutDown else { return }
+        guard !self.shutDown else {
+            // A stopped client completes what it accepted through the blocks alone (`shutdown`).
+            if let completion { self.dispatcher.deliverBlock(completion) }
+            return
+        }
         self.dispatcher.deliver(event, notify: event.isUngated || self.gateIsOpen, completion: completion)
     }
 
@@ -311,28 +387,6 @@ final class ClientEngine: @unchecked Sendable {
         self.dispatcher.deliver(batch, notify: self.gateIsOpen) {
             self.queue.async { box.value() }
         }
-    }
-
-    /// The regular (non-`-pnpres`) channels among `names`, as channel objects.
-    static func regularChannels(_ names: [String]) -> [PNChannel] {
-        PNChannel.channelsWithNames(Self.regularNames(names))
-    }
-
-    /// The object for channel `name`: the one the app subscribed with, else the cached one.
-    func channelObject(named name: String) -> PNChannel {
-        self.channelObjects[name] ?? PNChannel.channelWithName(name)
-    }
-
-    /// Remembers the objects the app passed for later events.
-    func remember(_ channels: [PNChannel]) {
-        for channel in channels {
-            self.channelObjects[channel.name] = channel
-        }
-    }
-
-    /// The regular (non-`-pnpres`) names among `names`.
-    static func regularNames(_ names: [String]) -> [String] {
-        names.filter { !PNChannelPresence.isPresenceObservingChannelName($0) }
     }
 
     /// Copies what the getters read.
@@ -359,32 +413,5 @@ final class ClientEngine: @unchecked Sendable {
         self.connectAttemptTask = nil
         self.heartbeatTimer?.cancel()
         self.heartbeatTimer = nil
-    }
-}
-
-/// Carries a queue-confined closure through a transport callback back to the queue.
-// @unchecked: the closure is created on the client queue and called only on it (`ClientEngine.send`).
-struct QueueBox<Value>: @unchecked Sendable {
-    let value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-}
-
-/// A subscription change waiting for the loop: what to emit when it completes or fails.
-struct SubscriptionChange {
-    var onSuccess: () -> Void
-    var onFailure: (SubscribeFailure) -> Void
-}
-
-/// A user block held until it is called on the delivery queue.
-// @unchecked: `block` is only ever called inside a `DeliveryBlock`, i.e. on the delivery queue.
-struct UserBlock<Block>: @unchecked Sendable {
-    let block: Block
-
-    init?(_ block: Block?) {
-        guard let block else { return nil }
-        self.block = block
     }
 }

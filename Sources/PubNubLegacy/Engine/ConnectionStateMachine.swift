@@ -293,12 +293,13 @@ struct ConnectionStateMachine: Equatable {
         }
     }
 
-    /// `resetClient` (T17): the work, if any, is dropped with the operation queue.
-    mutating func resetRequested() {
+    /// `resetClient` or the client's release (T17): hands back the work, if any, whose failure block the engine
+    /// completes with 105 before it stops.
+    mutating func resetRequested() -> ConnectionWork? {
         self.state = .reset
         self.connectWhenReachable = false
         self.restoring = false
-        self.work = nil
+        return self.takeWork()
     }
 
     /// The action that starts the connect now in Connecting: the held work carries it, else an automatic connect.

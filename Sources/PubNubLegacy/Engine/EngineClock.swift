@@ -8,6 +8,10 @@ import PlatformSupport
 
 /// Schedules the engine's timers.
 protocol EngineClock: Sendable {
+    /// Seconds on this clock since an arbitrary origin; any thread may read it. What a facade call notes when it is
+    /// made, so that its request's timeout counts from the call (docs/BEHAVIOR.md §1.2).
+    var now: TimeInterval { get }
+
     /// Runs `work` on `queue` once `delay` seconds have passed on this clock, unless the returned timer was cancelled
     /// by then. Timers due at the same moment run in the order they were scheduled. Called on `queue`.
     @discardableResult
@@ -27,6 +31,11 @@ extension ScheduledTimer: EngineTimer {}
 final class DispatchClock: EngineClock, @unchecked Sendable {
     // @unchecked: `timers` is a lock box; the `TimerQueue` in it is used only on its own queue.
     private let timers = Locked<TimerQueue?>(nil)
+
+    /// The uptime clock the `TimerQueue` schedules on, in seconds.
+    var now: TimeInterval {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
 
     @discardableResult
     func schedule(after delay: TimeInterval, on queue: DispatchQueue, _ work: @escaping () -> Void) -> any EngineTimer {

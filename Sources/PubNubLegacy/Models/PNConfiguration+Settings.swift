@@ -140,7 +140,7 @@ extension PNConfiguration {
     /// events. Any other call still waits until every earlier publish has its outcome. A connection that breaks or
     /// closes fails every publish whose answer had not arrived (`kPNRequestExecutionFailedOnInternetFailureError`,
     /// 104) and none is sent again: a publish is not idempotent, so such a message may or may not have been stored.
-    /// Each publish keeps its own timeout from its own start (`nonSubscriptionRequestTimeout`). Plain `http` origins
+    /// Each publish keeps its own timeout from its own call (`nonSubscriptionRequestTimeout`). Plain `http` origins
     /// only: with TLS (`useSecureConnection`) publishes are sent one at a time whatever this says.
     public var publishPipelineDepth: Int {
         get { self.settings.withLock { $0.publishPipelineDepth } }

@@ -301,7 +301,8 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
     }
 
     /// Timeout of every request other than subscribe (publish, history, here-now, time, push, leave), in seconds.
-    /// Default 10.
+    /// Default 10. For a call it counts from the call, the wait for its turn behind earlier calls included: one still
+    /// waiting when it passes fails with 106 without being sent.
     public var nonSubscriptionRequestTimeout: TimeInterval {
         get { self.settings.withLock { $0.nonSubscriptionRequestTimeout } }
         set { self.settings.withLock { $0.nonSubscriptionRequestTimeout = newValue } }

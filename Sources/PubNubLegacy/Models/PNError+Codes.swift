@@ -123,3 +123,8 @@ public let kPNRequestMessageCountExceededError = 200
 /// Reported where the request's own failure is reported (a call's failure event; `subscriptionDidFailWithError:`
 /// for the subscription, after the same retries as a malformed answer).
 public let kPNResponseTooLargeError = 201
+
+/// A call found `PubNub.maximumWaitingCalls` calls of its client already waiting for their turn: it fails at once,
+/// without being queued, on every channel its failure has (docs/BEHAVIOR.md §1.2). Calls made faster than the origin
+/// answers them are refused instead of holding memory without bound; retry once earlier calls have completed.
+public let kPNRequestQueueFullError = 202

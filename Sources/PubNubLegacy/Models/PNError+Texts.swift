@@ -59,6 +59,8 @@ extension PNError {
             return "PubNub client received too many messages in one response"
         case kPNResponseTooLargeError:
             return "PubNub client received a response larger than it reads"
+        case kPNRequestQueueFullError:
+            return "PubNub client has too many requests waiting"
         default:
             return PNError.unknownDescription
         }
@@ -131,6 +133,9 @@ extension PNError {
         case kPNResponseTooLargeError:
             return "Looks like the origin (or a proxy in between) sent a response larger than the client's limits, "
                 + "so the client stopped reading it and dropped the connection"
+        case kPNRequestQueueFullError:
+            return "Looks like calls were made faster than the origin answers them, and the client already holds "
+                + "'PubNub.maximumWaitingCalls' of them"
         default:
             return PNError.unknownFailureReason
         }
@@ -209,6 +214,8 @@ extension PNError {
         case kPNResponseTooLargeError:
             return "Check the origin and any proxy in between, or raise 'maximumResponseBodySize' in the "
                 + "configuration."
+        case kPNRequestQueueFullError:
+            return "Pace the calls: make the next one from the completion of an earlier one, or retry later."
         default:
             return PNError.unknownRecoverySuggestion
         }

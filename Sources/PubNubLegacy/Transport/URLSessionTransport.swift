@@ -73,7 +73,9 @@ final class URLSessionTransport: HTTPTransport {
         }
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
-        urlRequest.timeoutInterval = request.timeout
+        // Bounded as on the socket transport: a day at most (a configuration may ask for 1e300 s, which URLSession
+        // would turn into an integer of milliseconds).
+        urlRequest.timeoutInterval = SocketConnection.seconds(request.timeout)
         if let body = request.body {
             urlRequest.httpBody = body
             urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")

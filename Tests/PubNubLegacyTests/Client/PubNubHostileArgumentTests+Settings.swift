@@ -63,6 +63,22 @@ extension PubNubHostileArgumentTests {
                 expectation: refused,
                 call: configured { $0.nonSubscriptionRequestTimeout = .nan }
             ),
+            // Issue 31: durations no clock can hold.
+            Row(
+                description: "configuration: infinite subscribe timeout",
+                expectation: refused,
+                call: configured { $0.subscriptionRequestTimeout = .infinity }
+            ),
+            Row(
+                description: "configuration: negative idle time",
+                expectation: refused,
+                call: configured { $0.subscribeMaximumIdleTime = -1 }
+            ),
+            Row(
+                description: "configuration: zero request timeout",
+                expectation: refused,
+                call: configured { $0.nonSubscriptionRequestTimeout = 0 }
+            ),
             Row(description: "configuration: nil keys", expectation: refused) { client, _, _ in
                 client.setConfiguration(
                     PNConfiguration(origin: nil, publishKey: nil, subscribeKey: nil, secretKey: nil, cipherKey: nil)
@@ -158,6 +174,23 @@ extension PubNubHostileArgumentTests {
                     $0.presenceHeartbeatValue = .max
                 }(client, four, configuration)
                 client.requestServerTimeTokenWithCompletionBlock(four.timeBlock)
+            },
+            Row(
+                description: "configuration: 1e10 s subscribe timeout and idle time",
+                expectation: .succeeds(
+                    block: "subscribe:\(PNSubscriptionProcessState.PNSubscriptionProcessSubscribedState.rawValue)",
+                    sends: "/v2/subscribe/sub-c-test/far/",
+                    never: nil
+                )
+            ) { client, four, configuration in
+                Self.configured {
+                    $0.subscriptionRequestTimeout = 1e10
+                    $0.subscribeMaximumIdleTime = .greatestFiniteMagnitude
+                }(client, four, configuration)
+                client.subscribeOnChannels(
+                    [PNChannel.channelWithName("far")],
+                    withCompletionHandlingBlock: four.subscribeBlock
+                )
             },
             Row(
                 description: "subscribe: a 2,048-character name",

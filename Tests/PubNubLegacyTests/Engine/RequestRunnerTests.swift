@@ -135,12 +135,13 @@ struct RunnerHarness: Sendable {
     let outcomes = Outcomes()
     private let delivery = DispatchQueue(label: "runner-delivery")
 
-    init(timeout: TimeInterval = 10) {
+    init(timeout: TimeInterval = 10, clock: any EngineClock = DispatchClock()) {
         let engine = ClientEngine(
             deliveryQueue: self.delivery,
             serviceLane: self.lane,
             longPollLane: self.lane,
-            pipelineLane: self.lane
+            pipelineLane: self.lane,
+            clock: clock
         )
         var configured = ClientSettings(configuration: .testing(origin: "127.0.0.1:9"))
         configured.nonSubscriptionRequestTimeout = timeout
@@ -160,10 +161,13 @@ struct RunnerHarness: Sendable {
         case succeed(UInt64)
     }
 
-    /// Runs a time-token operation whose preflight decides `preflight` (`send`: `/time/0`).
-    func runTime(idempotent: Bool, preflight: Preflight = .send) {
+    /// Runs a time-token operation whose preflight decides `preflight` (`send`: `/time/0`); its outcome is reported
+    /// as "success T" / "failure CODE", after `label` and a space when one is given. Inside a `CallTicket`'s scope
+    /// the operation belongs to that ticket, as a facade call made there does.
+    func runTime(idempotent: Bool, preflight: Preflight = .send, label: String? = nil) {
         let (engine, outcomes) = (self.engine, self.outcomes)
-        engine.queue.async {
+        let prefix = label.map { "\($0) " } ?? ""
+        engine.enqueue {
             engine.run(
                 RequestOperation(
                     name: "runner test",
@@ -181,19 +185,32 @@ struct RunnerHarness: Sendable {
                         [
                             Emission(
                                 .didReceiveTimeToken(token),
-                                completion: DeliveryBlock { outcomes.add("success \(token)") }
+                                completion: DeliveryBlock { outcomes.add("\(prefix)success \(token)") }
                             )
                         ]
                     },
                     failed: { error in
                         Emission(
                             .timeTokenReceiveDidFail(error),
-                            completion: DeliveryBlock { outcomes.add("failure \(error.code)") }
+                            completion: DeliveryBlock { outcomes.add("\(prefix)failure \(error.code)") }
                         )
                     }
                 )
             )
         }
+    }
+
+    /// Queues an operation that never ends: everything queued after it waits.
+    func holdTheQueue() {
+        let engine = self.engine
+        engine.queue.async {
+            engine.submit("held") { _ in }
+        }
+    }
+
+    /// Returns once the client queue went through everything handed to it so far.
+    func drainClientQueue() {
+        self.engine.queue.sync {}
     }
 
     /// Runs a here-now operation (a request the reachability probe, `/time/0`, does not share a path with).

@@ -1,12 +1,14 @@
 import Foundation
 import PlatformSupport
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
 
 /// Every suite that relies on the identity of cached channels or purges the cache is nested here: the cache is
-/// process-wide, so these run one at a time. Other suites only compare channels by name.
-@Suite(.serialized) struct ChannelCacheTests {}
+/// process-wide, so these run one at a time, and while they run no suite that touches process-wide state does (the
+/// ported HelloWorld app prints its channel's description, which names the cached instance).
+@Suite(.serialized, .sharedProcessState) struct ChannelCacheTests {}
 
 extension ChannelCacheTests {
     @Suite struct PNChannelTests {

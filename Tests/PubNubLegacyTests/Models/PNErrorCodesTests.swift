@@ -202,7 +202,7 @@ import Testing
     static let fourXCodes: Set<Int> = [100, 3000, 4000, 4001, 4002, 4003]
 
     @Test func addedCodesCollideWithNoThreeXOrFourXCode() {
-        let added = [kPNRequestMessageCountExceededError, kPNResponseTooLargeError]
+        let added = [kPNRequestMessageCountExceededError, kPNResponseTooLargeError, kPNRequestQueueFullError]
         for code in added {
             #expect(!Self.threeXCodes.contains(code), "code \(code) is a 3.x code")
             #expect(!Self.fourXCodes.contains(code), "code \(code) is a 4.x code")
@@ -215,6 +215,12 @@ import Testing
         )
         #expect(kPNResponseTooLargeError == 201)
         #expect(PNError(code: kPNResponseTooLargeError).category == .malformedResponse)
+        #expect(kPNRequestQueueFullError == 202)
+        #expect(PNError(code: kPNRequestQueueFullError).category == .unknown)
+        #expect(
+            PNError(code: kPNRequestQueueFullError).localizedDescription
+                == "PubNub client has too many requests waiting"
+        )
         #expect(
             PNError(code: kPNResponseTooLargeError).localizedDescription
                 == "PubNub client received a response larger than it reads"

@@ -192,4 +192,62 @@ import Testing
         #expect(joined.allSatisfy { $0.wait(timeout: Self.patience) })
         #expect(latch.wait(timeout: 0))
     }
+
+    // MARK: - Deadlines no clock can hold (issue 31: `NSCondition.wait(until:)` trapped past 2262)
+
+    /// Dates `NSCondition.wait(until:)` cannot convert: it traps (SIGILL) for each of them on Linux.
+    static let farDeadlines: [(String, Date)] = [
+        ("1e10 s from now", Date(timeIntervalSinceNow: 1e10)),
+        ("Date.distantFuture", .distantFuture),
+        ("an infinite interval", Date(timeIntervalSinceNow: .infinity)),
+        ("Double.greatestFiniteMagnitude", Date(timeIntervalSinceNow: .greatestFiniteMagnitude)),
+    ]
+
+    @Test(arguments: 0..<farDeadlines.count)
+    func aFarDeadlineWaitsUntilSignalledInsteadOfTrapping(index: Int) {
+        let deadline = Self.farDeadlines[index].1
+        let monitor = Monitor((waiting: false, open: false))
+        let wakes = Locked<[MonitorWake]>([])
+        let finished = Latch()
+        Thread.detachNewThread {
+            monitor.wait { state, wake -> MonitorStep<Void> in
+                wakes.withLock { $0.append(wake) }
+                if state.open || wake == .timedOut { return .done(()) }
+                state.waiting = true
+                monitor.broadcast()
+                return .waitUntil(deadline)
+            }
+            finished.open()
+        }
+        let near = Date(timeIntervalSinceNow: Self.patience)
+        let waiting = monitor.wait { state, wake -> MonitorStep<Bool> in
+            state.waiting || wake == .timedOut ? .done(state.waiting) : .waitUntil(near)
+        }
+        #expect(waiting, "\(Self.farDeadlines[index].0)")
+        monitor.withLock { $0.open = true }
+        monitor.broadcast()
+        #expect(finished.wait(timeout: Self.patience), "\(Self.farDeadlines[index].0)")
+        #expect(!wakes.current.contains(.timedOut), "\(Self.farDeadlines[index].0): \(wakes.current)")
+    }
+
+    @Test func aLatchTakesAnyTimeout() {
+        let closed = Latch()
+        // Not a number, negative or minus infinity: no time to wait, answered at once.
+        for timeout in [Double.nan, -1, -Double.infinity, -1e300] {
+            #expect(!closed.wait(timeout: timeout), "\(timeout)")
+        }
+        // Far or infinite: waits until opened.
+        for timeout in [1e10, Double.infinity, Double.greatestFiniteMagnitude] {
+            let latch = Latch()
+            let answered = Latch()
+            let result = Locked<Bool?>(nil)
+            Thread.detachNewThread {
+                result.set(latch.wait(timeout: timeout))
+                answered.open()
+            }
+            latch.open()
+            #expect(answered.wait(timeout: Self.patience), "\(timeout)")
+            #expect(result.current == true, "\(timeout)")
+        }
+    }
 }
