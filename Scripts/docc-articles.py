@@ -41,6 +41,39 @@ ARTICLES = [
     ("LocalOrigin", "LocalOriginFromSwift", "README.md", "Use LocalOrigin from Swift", "Using LocalOrigin from Swift"),
 ]
 
+# The abstract of each article: the one sentence DocC shows under its title and beside its link in every topic list.
+# A section's own opening often ends in a colon before a list or a code block, or runs to a whole paragraph, which
+# reads badly there; so the abstract is written here and the section follows it whole.
+ABSTRACTS = {
+    "PortingGuide": "Port an app written against the PubNub 3.4 Objective-C client to Swift by one mechanical rule, "
+    "keeping its structure.",
+    "AddingThePackage": "Depend on the package from a SwiftPM manifest: the products, the platforms line, and the "
+    "package name SwiftPM gives a dependency.",
+    "NamingRule": "How every 3.4 selector, constant and type gets its Swift name, word for word, so `grep` still "
+    "finds it.",
+    "StartCodingExample": "The 3.4.2 README's first program, in Objective-C and ported to Swift line by line.",
+    "DeliveryOrder": "Each event reaches the delegate, the observation center, the notification and the completion "
+    "block, in that order, once each, on the delivery queue.",
+    "DifferencesFrom342": "What behaves differently from 3.4.2, and why: the defects fixed, the ambiguities decided, "
+    "the lifecycle and TLS rules.",
+    "NotificationsGuide": "The 34 `kPN…Notification` names: when each is posted, in which order, and where its "
+    "payload is.",
+    "ObservationCenterGuide": "`PNObservationCenter`: persistent observers of one kind of event, for the shared "
+    "client or any other.",
+    "EncryptionErrorsLogging": "The cipher key, the `PNError` codes with their causes, and the log, where this "
+    "package goes beyond 3.4.2.",
+    "Reference": "Every 3.4 name (method, delegate callback, constant, notification, type) beside its Swift "
+    "declaration.",
+    "PortingARealApp": "Run `pnport` over a 3.x code base, then port it: three of PubNub's own 3.x programs ported "
+    "by the rule, and every line the rule did not carry.",
+    "ModernisingAPortedApp": "Once the port runs, move it to `async`/`await` file by file with `PubNubAsync`, on the "
+    "same connection as the 3.4 API.",
+    "DevelopingOffline": "Run the guide's start-coding program against a `LocalOrigin` in the same process, with no "
+    "network and no keys.",
+    "LocalOriginFromSwift": "Start a PubNub-compatible origin on 127.0.0.1 in your process and point any PubNub "
+    "client at it.",
+}
+
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 FENCE = re.compile(r"^\s*```")
 COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
@@ -135,7 +168,9 @@ def render(module, article, document, heading, title, sources, table):
     """The article's Markdown."""
     body, level = section(sources[document], heading, document)
     title = title or NUMBER.sub("", heading)
-    out = [f"# {title}", ""]
+    if article not in ABSTRACTS:
+        raise ArticleError(f"{article}: no abstract in ABSTRACTS")
+    out = [f"# {title}", "", ABSTRACTS[article], ""]
     prose = []  # lines of text waiting for their links to be rewritten: a link may span lines
 
     def flush():
