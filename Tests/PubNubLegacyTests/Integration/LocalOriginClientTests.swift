@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -210,9 +211,8 @@ import Testing
     }
 
     @Test func connectToAnOriginThatIsGoneFailsWith102() async throws {
-        let origin = try LocalOrigin.start()
-        let address = origin.address
-        origin.stop()
+        let refusing = try #require(RefusingPort())
+        let address = refusing.address
         let recorder = EventRecorder()
         let client = PubNub(configuration: .testing(origin: address), delegate: recorder, eventSinks: [recorder])
         client.connectWithSuccessBlock(nil) { recorder.block("connectError", $0) }
@@ -224,5 +224,6 @@ import Testing
         let publish = try await recorder.next(.block, "publish.2")
         #expect((publish.value as? PNError)?.code == kPNRequestExecutionFailedOnInternetFailureError)
         client.disconnect()
+        withExtendedLifetime(refusing) {}
     }
 }

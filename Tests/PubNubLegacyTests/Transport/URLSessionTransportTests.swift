@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -38,9 +39,9 @@ import FoundationNetworking
     }
 
     @Test func aClosedPortIsANetworkFailure() async throws {
-        let origin = try LocalOrigin.start()
-        let address = origin.address
-        origin.stop()
+        let refusing = try #require(RefusingPort())
+        let address = refusing.address
+        defer { withExtendedLifetime(refusing) {} }
         let transport = URLSessionTransport(maximumConnections: 2, label: "test")
         defer { transport.invalidate() }
         let url = try #require(URL(string: "http://\(address)/time/0"))

@@ -201,7 +201,7 @@ import Testing
         transport.send(Self.get(server, "/held", timeout: 120), completion: log.completion(1))
         try await eventually("server.requests.count >= 1", within: 60) { server.requests.count >= 1 }
         transport.invalidate()
-        try await log.waitFor(2)
+        try await log.waitFor(2, within: 60)
         #expect(log.results(1).count == 1)
         #expect(log.results(1).first.map { if case .failure(.cancelled) = $0 { true } else { false } } == true)
         transport.send(Self.get(server, "/after"), completion: log.completion(2))

@@ -18,9 +18,9 @@ extension SocketTransportTests {
     }
 
     @Test func aClosedPortCannotConnect() async throws {
-        let origin = try LocalOrigin.start()
-        let address = origin.address
-        origin.stop()
+        let refusing = try #require(RefusingPort())
+        let address = refusing.address
+        defer { withExtendedLifetime(refusing) {} }
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
         let result = await Self.outcome(transport, Self.get("http://\(address)/time/0"))

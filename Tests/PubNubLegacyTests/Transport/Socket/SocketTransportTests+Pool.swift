@@ -67,7 +67,7 @@ extension SocketTransportTests {
     @Test func noMoreThanTheLimitAreOnTheWireAndTheRestWaitInOrder() async throws {
         let release = DispatchSemaphore(value: 0)
         let server = try RawHTTPServer { _ in
-            _ = release.wait(timeout: .now() + 60)
+            _ = release.wait(timeout: .now() + 300)
             return .send(RawHTTPServer.ok("done"), close: false)
         }
         defer {
@@ -80,13 +80,15 @@ extension SocketTransportTests {
         let log = CompletionLog()
         for index in 0..<5 {
             transport.send(
-                Self.get(server.url("/\(index)").absoluteString, timeout: 60),
+                Self.get(server.url("/\(index)").absoluteString, timeout: 300),
                 completion: log.completion(index)
             )
         }
         try await eventually("server.requests.count >= 2", within: 20) { server.requests.count >= 2 }
         // Nothing more goes out while both are held: the other three wait in the transport's queue.
-        try await eventually("three requests queued behind the two held") { transport.queuedRequestCount == 3 }
+        try await eventually("three requests queued behind the two held", within: 60) {
+            transport.queuedRequestCount == 3
+        }
         #expect(server.requests.count == 2)
         #expect(server.accepted == 2)
         #expect(Set(server.requests.map(\.target)) == ["/0", "/1"])
@@ -111,7 +113,7 @@ extension SocketTransportTests {
     @Test func cancellingAWaitingRequestReportsCancelledOnceAndSendsNothing() async throws {
         let release = DispatchSemaphore(value: 0)
         let server = try RawHTTPServer { _ in
-            _ = release.wait(timeout: .now() + 60)
+            _ = release.wait(timeout: .now() + 300)
             return .send(RawHTTPServer.ok("done"), close: false)
         }
         defer {
@@ -122,22 +124,22 @@ extension SocketTransportTests {
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
         let log = CompletionLog()
-        transport.send(Self.get(server.url("/first").absoluteString, timeout: 60), completion: log.completion(0))
+        transport.send(Self.get(server.url("/first").absoluteString, timeout: 300), completion: log.completion(0))
         let waiting = transport.send(
-            Self.get(server.url("/second").absoluteString, timeout: 60),
+            Self.get(server.url("/second").absoluteString, timeout: 300),
             completion: log.completion(1)
         )
         try await eventually("server.requests.count >= 1", within: 20) { server.requests.count >= 1 }
         waiting.cancel()
         waiting.cancel()
-        try await log.waitFor(1)
+        try await log.waitFor(1, within: 60)
         #expect(log.results(1) == [.failure(.cancelled)])
         release.signal()
         try await log.waitFor(2)
         // A later request through the one slot answers after anything queued before it: had the cancelled request
         // still gone out, the server would have seen it before this one.
         release.signal()
-        transport.send(Self.get(server.url("/later").absoluteString, timeout: 60), completion: log.completion(2))
+        transport.send(Self.get(server.url("/later").absoluteString, timeout: 300), completion: log.completion(2))
         try await log.waitFor(3)
         #expect(server.requests.map(\.target) == ["/first", "/later"])
         #expect(log.results(0).count == 1)
