@@ -170,10 +170,8 @@ struct ConsoleSessionCommandsTests {
     /// A failed connect names its cause on every channel, not only 3.4's "connection failed": here a loopback port
     /// bound but not listening, so the connection is refused.
     @Test func aFailedConnectSaysWhy() throws {
-        let fd = LoopbackSocket.tcp()
-        defer { close(fd) }
-        try #require(fd >= 0 && LoopbackSocket.bind(fd, port: 0) == 0)
-        let port = try #require(LoopbackSocket.localPort(fd))
+        let refusing = try #require(RefusingPort())
+        let port = refusing.port
         let (lines, status) = try ConsoleTranscript.session(["config origin 127.0.0.1:\(port)", "connect"])
         #expect(status == 0, "\(lines.joined(separator: "\n"))")
         let failure =
@@ -188,5 +186,6 @@ struct ConsoleSessionCommandsTests {
             ],
             "the connect"
         )
+        withExtendedLifetime(refusing) {}
     }
 }
