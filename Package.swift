@@ -68,6 +68,14 @@ let package = Package(
             name: "PortedAppsTests",
             dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PlatformSupport", "TestSupport"]
         ),
+        // Callbacks waited for by running the run loop, as 3.x tests and apps did. XCTest, not Swift Testing: XCTest on
+        // Linux runs each test method on the main thread and waits by running its run loop, as the app hosts of
+        // 3.x's SenTestingKit suites did, while Swift Testing runs tests off the main thread under `dispatchMain()`,
+        // where no run loop runs (MIGRATION.md §4).
+        .testTarget(
+            name: "RunLoopDeliveryTests",
+            dependencies: ["PubNubLegacy", "PNObservation", "LocalOrigin", "PlatformSupport"]
+        ),
         // What several test targets share, importing no PubNub module: `eventually(within:)` (the one wait with a
         // deadline), `LoopbackSocket` (raw TCP on 127.0.0.1), the lock of the process-wide state (shared client,
         // logger, defaults) and the lock of the tests that block their thread for seconds.

@@ -25,8 +25,16 @@ public final class LocalOrigin: @unchecked Sendable {
         /// Seconds without subscribe or heartbeat after which a uuid times out of a channel, unless its requests
         /// carry `heartbeat=`. Zero, negative or not finite: the default, 300.
         public var defaultPresenceTimeout: TimeInterval = 300
-        /// Seconds between presence-timeout checks; 0 or less turns them off (no `timeout` events then).
+        /// Seconds between presence-timeout checks; 0 or less turns them off (no `timeout` or `interval` events
+        /// then).
         public var presenceSweepInterval: TimeInterval = 1
+        /// The occupancy above which a channel's presence goes into interval mode, as the service's "announce max":
+        /// no more `join`/`leave`/`timeout` events, one `interval` event every `presenceInterval` seconds with the
+        /// occupancy and the uuids that joined, left or timed out meanwhile. Negative counts as 0.
+        public var presenceAnnounceMax = 20
+        /// Seconds between a channel's `interval` events, checked at each presence sweep. Zero, negative or not
+        /// finite: the default, 10.
+        public var presenceInterval: TimeInterval = 10
         /// Messages kept per channel, for history and for subscribe catch-up; at least 100.
         public var historyLimitPerChannel = 1_000
         /// Channels kept (messages, presence and state); past it the least recently used one is forgotten.
@@ -104,6 +112,8 @@ public final class LocalOrigin: @unchecked Sendable {
         settings.longPollTimeout = configuration.longPollTimeout
         settings.defaultPresenceTimeout = configuration.defaultPresenceTimeout
         settings.presenceSweepInterval = configuration.presenceSweepInterval
+        settings.presenceAnnounceMax = configuration.presenceAnnounceMax
+        settings.presenceInterval = configuration.presenceInterval
         settings.historyLimitPerChannel = configuration.historyLimitPerChannel
         settings.maxChannels = configuration.maxChannels
         settings.publishKeys = configuration.publishKeys

@@ -1,3 +1,4 @@
+import Foundation
 import PlatformSupport
 import PubNubLegacy
 
@@ -32,7 +33,10 @@ import PubNubLegacy
 /// delivers each event once. A center lives at least as long as a client it observes. Neither kind has a bucket
 /// for the configuration-error and will-connect events, which 3.4's center did not relay either
 /// (docs/API-3.4.md §2.2).
-public final class PNObservationCenter: Sendable {
+///
+/// An `NSObject`, as in 3.4: `isEqual(_:)` and `hash` are identity's.
+public final class PNObservationCenter: NSObject, @unchecked Sendable {
+    // @unchecked: every stored property is a `let` holding a lock box (`Locked`, `ObserverTable`).
     /// Created on the first `defaultCenter()` call (a lazy, once-only global initializer), which is when it starts
     /// following the shared client.
     private static let shared: PNObservationCenter = {
@@ -77,7 +81,9 @@ public final class PNObservationCenter: Sendable {
 
     /// Creates an empty center that observes no client yet (a layer addition: 3.4 had only the default center);
     /// attach clients with `observe(_:)`.
-    public init() {}
+    public override init() {
+        super.init()
+    }
 
     /// Creates a center whose observers receive the events of `client` (a layer addition), as
     /// `PNObservationCenter()` followed by `observe(client)`.

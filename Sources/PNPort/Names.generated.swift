@@ -373,7 +373,9 @@ extension NameTable {
     9 ‖ PNConfiguration ‖  ‖ PNConfiguration::static let maximumKeyLength: Int ‖
     9 ‖ PNConfiguration ‖  ‖ PNConfiguration::static let maximumUUIDLength: Int ‖
     9 ‖ PNConfiguration ‖  ‖ PNConfiguration::func validationError() -> PNError? ‖
-    9 ‖ PNConfiguration ‖  ‖ PNConfiguration::func copy() -> PNConfiguration ‖
+    9 ‖ PNConfiguration ‖  ‖ PNConfiguration::func copy(with zone: NSZone? = nil) -> Any ‖
+    9 ‖ PNConfiguration ‖  ‖ PNConfiguration::func isEqual(_ object: Any?) -> Bool ‖
+    9 ‖ PNConfiguration ‖  ‖ PNConfiguration::var hash: Int ‖
     9 ‖ PNChannel and PNChannelPresence ‖ name ‖ PNChannel::let name: String ‖
     9 ‖ PNChannel and PNChannelPresence ‖ updateTimeToken ‖ PNChannel::var updateTimeToken: String ‖
     9 ‖ PNChannel and PNChannelPresence ‖ presenceUpdateDate ‖ PNChannel::var presenceUpdateDate: PNDate? ‖

@@ -6,7 +6,9 @@ import Testing
 
 // The amplification findings of the hostile-input probe, end to end against a started `LocalOrigin`: pipelined
 // history answers are produced only as the client drains them, and more idle connections than the cap do not lock
-// other clients out. (One channel repeated in a v3 history request is `OriginStoreHistoryTests`.)
+// other clients out. (One channel repeated in a v3 history request is `OriginStoreHistoryTests`.) The presence
+// finding — uuids announced with `heartbeat=1e9` stayed for good — runs on the harness's manual clock, since its
+// bound is time.
 
 @Suite(.holdsAThread) struct LocalOriginBoundsTests {
     /// POSTs `body` as a publish on `channel` and expects it stored.
@@ -40,6 +42,21 @@ import Testing
             #expect(response.body.count > 3_000_000)
         }
         #expect(origin.counters.requests - before == 32)
+    }
+
+    @Test func uuidsAnnouncedWithAHugeHeartbeatStillTimeOut() throws {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        let count = 20_000
+        for index in 0..<count {
+            origin.send("/v2/presence/sub-key/sub/channel/room\(index % 100)/heartbeat?heartbeat=1e9&uuid=u\(index)")
+        }
+        let before = origin.get("/v2/presence/sub-key/sub")
+        #expect((before.object["payload"] as? [String: Any])?["total_occupancy"] as? Int == count)
+        origin.clock.advance(by: OriginStore.maximumPresenceTimeout + 1)
+        origin.handler.sweepPresence()
+        let after = origin.get("/v2/presence/sub-key/sub")
+        #expect((after.object["payload"] as? [String: Any])?["total_occupancy"] as? Int == 0)
     }
 
     @Test func moreIdleConnectionsThanTheCapDoNotLockOthersOut() throws {

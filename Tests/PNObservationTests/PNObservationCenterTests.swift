@@ -247,3 +247,15 @@ import Testing
         return overlapped
     }
 }
+
+/// `PNObservationCenter` is an `NSObject`, as in 3.4: centers compare and hash by identity.
+@Suite struct PNObservationCenterObjectTests {
+    @Test func centersAreNSObjectsComparedByIdentity() {
+        let center = PNObservationCenter()
+        let other = PNObservationCenter()
+        let object: NSObject = center
+        #expect(object.isEqual(center))
+        #expect(!center.isEqual(other))
+        #expect(Set<NSObject>([center, other, center]).count == 2)
+    }
+}

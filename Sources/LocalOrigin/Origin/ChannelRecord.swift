@@ -22,6 +22,10 @@ final class ChannelRecord {
     var members: [String: PresenceMember] = [:]
     /// Presence state per uuid (JSON objects).
     var states: [String: JSONValue] = [:]
+    /// Joins, leaves and timeouts not announced yet because the channel is in interval mode.
+    var deltas = PresenceDeltas()
+    /// When the channel switched to interval mode or last announced an `interval` event; nil in announce mode.
+    var intervalSince: Double?
     /// The next record towards the least recently used end.
     weak var older: ChannelRecord?
     /// The next record towards the most recently used end.
@@ -57,5 +61,22 @@ struct OrderedNames: Sendable, Equatable {
     /// Removes `name` when present.
     mutating func remove(_ name: String) {
         if self.set.remove(name) != nil { self.names.removeAll { $0 == name } }
+    }
+}
+
+/// The uuids that joined, left or timed out since a channel's last `interval` event, each list in order of arrival.
+struct PresenceDeltas: Sendable {
+    var join = OrderedNames()
+    var leave = OrderedNames()
+    var timeout = OrderedNames()
+
+    /// Records `uuid` under `action` (`join`, `leave` or `timeout`; other actions are announced one by one).
+    mutating func add(_ action: String, _ uuid: String) {
+        switch action {
+        case "join": self.join.insert(uuid)
+        case "leave": self.leave.insert(uuid)
+        case "timeout": self.timeout.insert(uuid)
+        default: break
+        }
     }
 }

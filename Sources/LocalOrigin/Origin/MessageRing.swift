@@ -13,6 +13,20 @@ struct StoredMessage: Sendable {
     var publisher: String?
     /// The publish `meta` JSON text, when given.
     var meta: String?
+    /// What the publisher asked to be echoed in subscribe envelopes.
+    var extras = PublishExtras()
+}
+
+/// What a publish may ask the service to echo in subscribe envelopes (docs/PROTOCOL.md §2.3.2): its sequence number
+/// (`seqn=` → `s`), its origination timetoken (`ortt=` → `o`) and its custom message type (`custom_message_type=` →
+/// `cmt`, and v3 history's `custom_message_type`).
+struct PublishExtras: Sendable, Equatable {
+    /// `seqn`, when it is an integer.
+    var sequence: Int?
+    /// `o`: `{"t":"…"[,"r":…]}` from the `ortt` object, its token as a string as the service sends it.
+    var originator: JSONValue?
+    /// `custom_message_type`, when non-empty.
+    var customType: String?
 }
 
 /// A bounded, timetoken-ordered buffer that overwrites its oldest message when full.

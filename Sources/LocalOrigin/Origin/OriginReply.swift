@@ -1,27 +1,75 @@
 // Every answer of the origin: a status and a JSON body, JSONP-wrapped when the request named a callback other than
 // `0` (docs/PROTOCOL.md §1.3) — errors too, because 3.4.2 finds a response's owner only through the callback name.
 
+/// Which part of the service answers a request: its answers carry that part's headers (docs/PROTOCOL.md §1.2).
+enum OriginService: Sendable, Equatable {
+    case time, subscribe, presence, storage, push, channelRegistry
+    /// Publish: the service names the request's method as the one allowed.
+    case publish(method: String)
+    /// The service's front end: unknown paths and the errors it answers before any service sees the request.
+    case edge
+
+    /// `Access-Control-Allow-Methods` as each part of the service sends it (recorded 2024–2025; time and presence
+    /// were last recorded 2016–2021).
+    var allowedMethods: String {
+        switch self {
+        case .time, .subscribe, .edge: return "GET"
+        case .publish(let method): return method
+        case .presence: return "OPTIONS, GET, POST"
+        case .storage, .push, .channelRegistry: return "GET, POST, DELETE, OPTIONS"
+        }
+    }
+}
+
 /// A status and JSON body, not yet wrapped or framed.
 struct OriginReply: Sendable {
     /// The HTTP status.
     var status: Int
     /// The JSON body; never empty (docs/PROTOCOL.md §1.2).
     var body: JSONValue
+    /// True for the errors the service's front end answers (the Access Manager and Balancer shapes): they carry
+    /// `Cache-Control: no-cache, no-store, must-revalidate` and an unquoted charset.
+    var isEdgeError = false
 
-    /// The headers every answer carries (the HTTP layer adds `Content-Length` and `Connection`).
-    static let headers: [(name: String, value: String)] = [
-        ("Content-Type", "text/javascript; charset=\"UTF-8\""),
-        ("Cache-Control", "no-cache"),
-        ("Access-Control-Allow-Origin", "*"),
-    ]
+    /// The headers the service sends with every answer of `service`, as recorded (the HTTP layer adds
+    /// `Content-Length` and `Connection`): the channel registry answers `application/json`, everything else
+    /// `text/javascript`; front-end errors are not to be cached at all. `Access-Control-Allow-Origin: *` is
+    /// LocalOrigin's own (the service now names the page's origin, or nothing when the request has no `Origin`), so
+    /// that a browser app works against it.
+    static func headers(for service: OriginService, edgeError: Bool, jsonp: Bool) -> [(name: String, value: String)] {
+        let type: String
+        if edgeError {
+            type = "text/javascript; charset=UTF-8"
+        } else if service == .channelRegistry, !jsonp {
+            type = "application/json"
+        } else {
+            type = "text/javascript; charset=\"UTF-8\""
+        }
+        return [
+            ("Content-Type", type),
+            ("Cache-Control", edgeError ? "no-cache, no-store, must-revalidate" : "no-cache"),
+            ("Access-Control-Allow-Origin", "*"),
+            ("Access-Control-Allow-Methods", (edgeError ? OriginService.edge : service).allowedMethods),
+            ("Access-Control-Allow-Credentials", "true"),
+            ("Access-Control-Expose-Headers", "*"),
+        ]
+    }
 
-    /// The HTTP response, as `callback(body)` when `callback` is present, non-empty and not `0`.
-    func httpResponse(callback: String?) -> HTTPResponse {
+    /// The headers of an answer no particular service gives (the fault injector's malformed answers).
+    static var headers: [(name: String, value: String)] {
+        OriginReply.headers(for: .edge, edgeError: false, jsonp: false)
+    }
+
+    /// The HTTP response, as `callback(body)` when `callback` is present, non-empty and not `0`, with the headers of
+    /// `service`.
+    func httpResponse(callback: String?, service: OriginService = .edge) -> HTTPResponse {
         var bytes = self.body.serializedBytes
-        if let callback, !callback.isEmpty, callback != "0" {
+        let jsonp = callback.map { !$0.isEmpty && $0 != "0" } ?? false
+        if let callback, jsonp {
             bytes = Array(callback.utf8) + [UInt8(ascii: "(")] + bytes + [UInt8(ascii: ")")]
         }
-        return HTTPResponse(status: self.status, headers: OriginReply.headers, body: bytes)
+        let headers = OriginReply.headers(for: service, edgeError: self.isEdgeError, jsonp: jsonp)
+        return HTTPResponse(status: self.status, headers: headers, body: bytes)
     }
 
     // MARK: - Common bodies
@@ -32,7 +80,8 @@ struct OriginReply: Sendable {
             status: status,
             body: .object([
                 "status": .int(status), "error": .bool(true), "message": .string(message), "service": .string(service),
-            ])
+            ]),
+            isEdgeError: service == "Balancer"
         )
     }
 
@@ -59,7 +108,8 @@ struct OriginReply: Sendable {
             body: .object([
                 "message": .string(message), "error": .bool(true), "service": .string("Access Manager"),
                 "status": .int(status),
-            ])
+            ]),
+            isEdgeError: true
         )
     }
 
@@ -67,13 +117,7 @@ struct OriginReply: Sendable {
     static let unavailable = OriginReply.error(503, "Service Unavailable", service: "Balancer")
 
     /// 400 for an unknown subscribe key when key sets are configured (docs/PROTOCOL.md §2.14).
-    static let invalidSubscribeKey = OriginReply(
-        status: 400,
-        body: .object([
-            "message": .string("Invalid Subscribe Key"), "error": .bool(true), "service": .string("Access Manager"),
-            "status": .int(400),
-        ])
-    )
+    static let invalidSubscribeKey = OriginReply.accessManager(400, "Invalid Subscribe Key")
 
     /// A publish status array `[0|1, "text", "tt"]` (timetoken as a string, docs/PROTOCOL.md §1.7).
     static func publishStatus(_ status: Int, _ text: String, _ timetoken: UInt64) -> OriginReply {

@@ -1,6 +1,8 @@
-// History (docs/PROTOCOL.md §2.10, EDGE CASE 5). `start` is exclusive, `end` inclusive, in either order:
-// only `start` → older than start; only `end` → end and newer; both → between them. Messages inside an answer are
-// always oldest first; `count`/`max` pick which end of the range (see `HistoryQuery`).
+// History (docs/PROTOCOL.md §2.10, EDGE CASE 5). `start` is exclusive, `end` inclusive. The service pages from
+// `start` in the direction `reverse` names: only `start` → the `count` newest messages older than it, or with
+// `reverse=true` the `count` oldest newer than it (so a pager that passes the last token it got as the next `start`
+// moves on either way); only `end` → `end` and newer; both → between them, from `start` towards `end` whichever is
+// larger. Messages inside an answer are always oldest first (see `HistoryQuery`).
 
 /// A history range request.
 struct HistoryQuery {
@@ -10,8 +12,11 @@ struct HistoryQuery {
     var reverse: Bool
 
     /// The positions of `ring` inside the range, then the `count` newest of them, or the oldest when `reverse`.
-    /// With both bounds the traversal goes from `start` towards `end` and `reverse` is ignored
-    /// (support.pubnub.com "How do I use the start, end and count parameters in a history request?").
+    /// Only `start`: older than it, or newer with `reverse` (recorded: pubnub/ruby
+    /// `fixtures/vcr_cassettes/examples/history/all_history_messages_{1,2}.yml`). With both bounds the traversal goes
+    /// from `start` towards `end` and `reverse` is ignored (recorded: `all_history_messages_3.yml` and
+    /// `paged_history_*.yml`; support.pubnub.com "How do I use the start, end and count parameters in a history
+    /// request?").
     func select(in ring: MessageRing) -> Range<Int> {
         var lower = 0
         var upper = ring.count
@@ -25,6 +30,8 @@ struct HistoryQuery {
             lower = ring.firstIndex(after: start)
             upper = max(lower, ring.firstIndex(after: end))
             oldestFirst = true
+        case (let start?, nil) where self.reverse:
+            lower = ring.firstIndex(after: start)
         case (let start?, nil):
             upper = ring.firstIndex(atOrAfter: start)
         case (nil, let end?):
@@ -80,11 +87,12 @@ extension OriginStore {
         let includeMeta = OriginStore.flag(target.parameter("include_meta"))
         let stringTokens = OriginStore.flag(target.parameter("stringtoken"))
         let messages = self.record(channel).map { $0.history.messages(in: query.select(in: $0.history)) } ?? []
+        // Each option adds its own key; `meta` is `""` for a message published without one (as the service answers).
         let items: [JSONValue] = messages.map { message in
             guard includeToken || includeMeta else { return .raw(message.payload) }
             var members = [JSONMember(key: "message", value: .raw(message.payload))]
             if includeToken { members.append(JSONMember(key: "timetoken", value: .timetoken(message.timetoken))) }
-            if includeMeta, let meta = message.meta { members.append(JSONMember(key: "meta", value: .raw(meta))) }
+            if includeMeta { members.append(JSONMember(key: "meta", value: OriginStore.metaValue(message))) }
             return .object(members)
         }
         let bound: (UInt64) -> JSONValue = { stringTokens ? .string(String($0)) : .timetoken($0) }
@@ -118,30 +126,55 @@ extension OriginStore {
         guard var query = OriginStore.historyQuery(target, countName: "max", defaultCount: defaultCount, limit: 100)
         else { return self.answer(exchange, .error(400, "Invalid Timetoken", service: "Storage")) }
         query.reverse = false
-        let includeMeta = OriginStore.flag(target.parameter("include_meta"))
-        let includeUUID = OriginStore.flag(target.parameter("include_uuid"))
+        let options = FetchOptions(target)
         var found: [JSONMember] = []
         for channel in channels {
             guard let record = self.record(channel) else { continue }
             let messages = record.history.messages(in: query.select(in: record.history))
             guard !messages.isEmpty else { continue }
-            let items: [JSONValue] = messages.map { message in
-                var members = [
-                    JSONMember(key: "message", value: .raw(message.payload)),
-                    JSONMember(key: "timetoken", value: .string(String(message.timetoken))),
-                ]
-                if includeMeta, let meta = message.meta { members.append(JSONMember(key: "meta", value: .raw(meta))) }
-                if includeUUID, let uuid = message.publisher {
-                    members.append(JSONMember(key: "uuid", value: .string(uuid)))
-                }
-                return .object(members)
-            }
+            let items: [JSONValue] = messages.map { options.item($0) }
             found.append(JSONMember(key: channel, value: .array(items)))
         }
         let body: JSONValue = .object([
             "status": .int(200), "error": .bool(false), "error_message": .string(""), "channels": .object(found),
         ])
         self.answer(exchange, OriginReply(status: 200, body: body))
+    }
+
+    /// A message's `meta` for an answer: its JSON, or `""` when it was published without one.
+    static func metaValue(_ message: StoredMessage) -> JSONValue {
+        message.meta.map { .raw($0) } ?? .string("")
+    }
+
+    /// The `include_*` options of a v3 fetch and the item they shape: `message` and `timetoken` (a string) always;
+    /// `message_type` (`null` for a published message, the only kind LocalOrigin stores), `meta` (`""` when none),
+    /// `uuid` (the publisher, when known) and `custom_message_type` (when the publish set one) when asked.
+    struct FetchOptions {
+        var messageType: Bool
+        var customMessageType: Bool
+        var meta: Bool
+        var uuid: Bool
+
+        init(_ target: RequestTarget) {
+            self.messageType = OriginStore.flag(target.parameter("include_message_type"))
+            self.customMessageType = OriginStore.flag(target.parameter("include_custom_message_type"))
+            self.meta = OriginStore.flag(target.parameter("include_meta"))
+            self.uuid = OriginStore.flag(target.parameter("include_uuid"))
+        }
+
+        func item(_ message: StoredMessage) -> JSONValue {
+            var members = [
+                JSONMember(key: "message", value: .raw(message.payload)),
+                JSONMember(key: "timetoken", value: .string(String(message.timetoken))),
+            ]
+            if self.messageType { members.append(JSONMember(key: "message_type", value: .null)) }
+            if self.meta { members.append(JSONMember(key: "meta", value: OriginStore.metaValue(message))) }
+            if self.uuid, let uuid = message.publisher { members.append(JSONMember(key: "uuid", value: .string(uuid))) }
+            if self.customMessageType, let type = message.extras.customType {
+                members.append(JSONMember(key: "custom_message_type", value: .string(type)))
+            }
+            return .object(members)
+        }
     }
 
     /// 3.3's `/history/{sub}/{ch}/{cb}/{limit}` → a plain array of the newest `limit` messages (at most 100).

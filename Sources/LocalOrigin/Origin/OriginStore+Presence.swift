@@ -38,7 +38,7 @@ extension OriginStore {
                     timeout: timeout ?? self.settings.defaultPresenceTimeout
                 )
                 self.channelsWithMembers.insert(channel)
-                self.emitPresence(on: record, action: "join", uuid: uuid)
+                self.announce(on: record, action: "join", uuid: uuid, occupancyBefore: record.members.count - 1)
             }
         }
     }
@@ -63,6 +63,7 @@ extension OriginStore {
             let expired = record.members.filter { self.now - $0.value.lastSeen > $0.value.timeout }.keys.sorted()
             for uuid in expired { self.removeMember(uuid, from: record, action: "timeout") }
         }
+        self.announceIntervals()
     }
 
     /// Sets `uuid`'s state on `channels` (set-state request); present uuids whose state changed publish
@@ -90,12 +91,12 @@ extension OriginStore {
         record.members[uuid] = nil
         record.states[uuid] = nil
         if record.members.isEmpty { self.channelsWithMembers.remove(record.name) }
-        self.emitPresence(on: record, action: action, uuid: uuid)
+        self.announce(on: record, action: action, uuid: uuid, occupancyBefore: record.members.count + 1)
     }
 
     /// Publishes `{"action","timestamp","uuid","occupancy"[,"data"]}` on `{ch}-pnpres`: occupancy after the change,
     /// timestamp in whole Unix seconds (EDGE CASE 8), `data` the uuid's state when it has one.
-    private func emitPresence(on record: ChannelRecord, action: String, uuid: String) {
+    func emitPresence(on record: ChannelRecord, action: String, uuid: String) {
         var members: [JSONMember] = [
             JSONMember(key: "action", value: .string(action)),
             JSONMember(key: "timestamp", value: .int(Int(self.now.rounded(.down)))),
@@ -103,6 +104,11 @@ extension OriginStore {
             JSONMember(key: "occupancy", value: .int(record.members.count)),
         ]
         if let state = record.states[uuid] { members.append(JSONMember(key: "data", value: state)) }
+        self.publishPresence(on: record, members)
+    }
+
+    /// Publishes the presence event `members` on `record`'s presence channel (never stored in history).
+    func publishPresence(on record: ChannelRecord, _ members: [JSONMember]) {
         self.counters.presenceEvents += 1
         self.append(
             channel: record.name + OriginStore.presenceSuffix,

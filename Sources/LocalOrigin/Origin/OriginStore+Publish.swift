@@ -14,9 +14,11 @@ extension OriginStore {
         let fail = { (text: String) in
             self.answer(exchange, .publishStatus(400, text, self.nextTimetoken()))
         }
-        guard self.acceptsPublishKey(target.segment(1) ?? "") else { return fail("Invalid Key") }
+        // The subscribe key is checked first: the service answers `Invalid Subscribe Key` when both are wrong
+        // (pubnub/python `tests/integrational/fixtures/asyncio/invocations/envelope_raises.yaml`).
         let subscribeKey = target.segment(2) ?? ""
         guard self.acceptsSubscribeKey(subscribeKey) else { return self.answer(exchange, .invalidSubscribeKey) }
+        guard self.acceptsPublishKey(target.segment(1) ?? "") else { return fail("Invalid Key") }
         let rawChannel = segments[4]
         let channel = RequestTarget.decode(rawChannel)
         guard !channel.isEmpty else { return fail("Invalid Channel") }
@@ -42,10 +44,34 @@ extension OriginStore {
             payload: OriginStore.trimmed(text),
             publisher: publisher,
             meta: meta,
+            extras: OriginStore.publishExtras(target),
             store: store
         )
         self.counters.publishes += 1
         self.answer(exchange, .publishStatus(200, "Sent", timetoken))
+    }
+
+    /// The envelope fields a publish asks for: `seqn` (an integer), `ortt` (a JSON object whose `t` is a timetoken,
+    /// number or string, and `r` an optional region), `custom_message_type`. Values that are not so are ignored, as a
+    /// publish is not refused for them.
+    static func publishExtras(_ target: RequestTarget) -> PublishExtras {
+        var extras = PublishExtras()
+        extras.sequence = target.parameter("seqn").flatMap { Int($0) }
+        if let text = target.parameter("ortt"), let members = (try? JSONParser.parse(text))?.objectMembers {
+            var originator: [JSONMember] = []
+            var token: String?
+            switch members.first(where: { $0.key == "t" })?.value {
+            case .number(let digits)?, .string(let digits)?: token = digits
+            default: token = nil
+            }
+            if let token, UInt64(token) != nil { originator.append(JSONMember(key: "t", value: .string(token))) }
+            if case .number(let region)? = members.first(where: { $0.key == "r" })?.value, let value = Int(region) {
+                originator.append(JSONMember(key: "r", value: .int(value)))
+            }
+            if !originator.isEmpty { extras.originator = .object(originator) }
+        }
+        if let type = target.parameter("custom_message_type"), !type.isEmpty { extras.customType = type }
+        return extras
     }
 
     /// `text` without leading and trailing JSON whitespace.

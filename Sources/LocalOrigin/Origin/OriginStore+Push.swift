@@ -1,6 +1,10 @@
 // Mobile push registrations (docs/PROTOCOL.md §2.12): v1 `/v1/push/sub-key/{sub}/devices/{token}[/remove]?type=` and
 // v2 `/v2/push/sub-key/{sub}/devices-apns2/{token}[/remove]?environment=&topic=`. Registrations only; nothing is
-// ever pushed. 3.4.2's `&uuid=U?auth=K` is split by `RequestTarget`, which treats a second `?` as a separator.
+// ever pushed. As the service answers (recorded by pubnub/python `tests/integrational/fixtures/native_sync/*_push/`):
+// v1 without `type` is refused with `Invalid type argument`; only adding channels checks the token (`Invalid device
+// token`), removing channels or the device takes any token. 3.4.2 sent no `type` (APNs was implied then): a request
+// carrying one of its push callbacks (`cpe_`, `cpd_`, `pec_`, `pnr_`) is still read as APNs. Its `&uuid=U?auth=K` is
+// split by `RequestTarget`, which treats a second `?` as a separator.
 
 /// One registered device: push service, token (lowercased: compared case-insensitively) and, for APNs2, the
 /// environment and topic.
@@ -18,17 +22,16 @@ extension OriginStore {
         OriginReply(status: 400, body: .object(["error": .string(message)]))
     }
 
-    /// APNs tokens are hex (1 to 100 bytes); other services' tokens are any text without spaces or controls.
-    private static func pushTokenError(_ token: String, type: String) -> String? {
-        guard !token.isEmpty, !token.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
-            return "Invalid device token"
-        }
-        guard type == "apns" || type == "apns2" else { return nil }
+    /// The callback prefixes of 3.4.2's push requests (docs/PROTOCOL.md §1.3).
+    private static let legacyPushCallbacks = ["cpe_", "cpd_", "pec_", "pnr_"]
+
+    /// Whether a token may be registered: APNs tokens are hex (1 to 100 bytes); other services' tokens are any text
+    /// without spaces or controls.
+    private static func acceptsToken(_ token: String, type: String) -> Bool {
+        guard !token.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else { return false }
+        guard type == "apns" || type == "apns2" else { return true }
         let isHex = token.utf8.allSatisfy { JSONParser.hexValue($0) != nil }
-        guard isHex, token.utf8.count % 2 == 0, token.utf8.count <= 200 else {
-            return "Expected 32 or 100 byte hex device token"
-        }
-        return nil
+        return isHex && token.utf8.count % 2 == 0 && token.utf8.count <= 200
     }
 
     func push(_ target: RequestTarget, _ exchange: Exchange, version: Int) {
@@ -41,7 +44,10 @@ extension OriginStore {
 
         var device = PushDevice(type: "apns2", token: "", environment: "", topic: "")
         if version == 1 {
-            device.type = (target.parameter("type").flatMap { $0.isEmpty ? nil : $0 } ?? "apns").lowercased()
+            let legacy = exchange.callback.map { name in OriginStore.legacyPushCallbacks.contains { name.hasPrefix($0) }
+            }
+            let implied = legacy == true ? "apns" : ""
+            device.type = (target.parameter("type").flatMap { $0.isEmpty ? nil : $0 } ?? implied).lowercased()
             guard OriginStore.pushTypes.contains(device.type) else {
                 return self.answer(exchange, OriginStore.pushError("Invalid type argument"))
             }
@@ -56,8 +62,9 @@ extension OriginStore {
             device.topic = topic
         }
         let token = RequestTarget.decode(segments[5])
-        if let problem = OriginStore.pushTokenError(token, type: device.type) {
-            return self.answer(exchange, OriginStore.pushError(problem))
+        let added = target.listParameter("add")
+        guard !token.isEmpty, added.isEmpty || OriginStore.acceptsToken(token, type: device.type) else {
+            return self.answer(exchange, OriginStore.pushError("Invalid device token"))
         }
         device.token = token.lowercased()
 
@@ -65,7 +72,6 @@ extension OriginStore {
             self.pushDevices[device] = nil
             return self.answer(exchange, OriginReply(status: 200, body: .array([.int(1), .string("Removed Device")])))
         }
-        let added = target.listParameter("add")
         let removed = target.listParameter("remove")
         guard target.parameter("add") != nil || target.parameter("remove") != nil else {
             let channels = self.pushDevices[device]?.names ?? []

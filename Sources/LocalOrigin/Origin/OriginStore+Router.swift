@@ -26,6 +26,7 @@ extension OriginStore {
             self.answer(exchange, .methodNotAllowed)
             return
         }
+        exchange.service = OriginStore.service(segments, method: request.method)
         switch segments.first {
         case "time":
             self.time(target, exchange)
@@ -66,6 +67,20 @@ extension OriginStore {
         }
     }
 
+    /// The part of the service a path belongs to (for the headers of its answers).
+    private static func service(_ segments: [Substring], method: String) -> OriginService {
+        switch (segments.first, segments.count > 1 ? segments[1] : "") {
+        case ("time", _): return .time
+        case ("publish", _): return .publish(method: method)
+        case ("subscribe", _), ("v2", "subscribe"): return .subscribe
+        case ("v2", "presence"): return .presence
+        case ("history", _), ("v2", "history"), ("v3", "history"): return .storage
+        case ("v1", "push"), ("v2", "push"): return .push
+        case ("v1", "channel-registration"): return .channelRegistry
+        default: return .edge
+        }
+    }
+
     /// `/time/{cb}` → `[tt]`, the timetoken a JSON number (docs/PROTOCOL.md §2.1).
     private func time(_ target: RequestTarget, _ exchange: Exchange) {
         guard target.segments.count <= 2 else {
@@ -102,9 +117,15 @@ extension OriginStore {
         return value == "1" || value.lowercased() == "true"
     }
 
-    /// A presence timeout from a `heartbeat=` value: whole or fractional seconds above 0; otherwise `nil`.
+    /// The longest presence timeout the service keeps: pubnub/javascript caps `presenceTimeout` at 320 s
+    /// (`PRESENCE_TIMEOUT_MAXIMUM`, since v9.3.0, 2025-03-20, which also dropped its 20 s minimum; the service honoured
+    /// `heartbeat=8` in pubnub/python `tests/integrational/fixtures/tornado/heartbeat/timeout.yaml`).
+    static let maximumPresenceTimeout: Double = 320
+
+    /// A presence timeout from a `heartbeat=` value: whole or fractional seconds above 0, at most
+    /// `maximumPresenceTimeout`; otherwise `nil` (the uuid keeps the timeout it has, or gets the default).
     static func presenceTimeout(_ value: String?) -> Double? {
         guard let value, let seconds = Double(value), seconds.isFinite, seconds > 0 else { return nil }
-        return seconds
+        return min(seconds, OriginStore.maximumPresenceTimeout)
     }
 }

@@ -7,7 +7,8 @@ import Foundation
 //   "subscribeKey\npublishKey\npath\ncanonicalQuery"))`, `=` kept, body not signed.
 // The canonical query is every parameter but `signature`, decoded, sorted by name (byte order), each value
 // percent-encoded so that only `A–Z a–z 0–9 - _ .` stay literal, joined as `name=value` with `&`; `path` is the path
-// exactly as received.
+// exactly as received. The values are decoded with `+` read as a plus, unlike everywhere else in the query: current
+// SDKs sign the value they mean and the pinned Python SDK sends a `+` of a uuid raw (`uuid=py%20user+1`).
 
 extension OriginStore {
     /// Seconds a signed request's `timestamp` may lie before or after the origin's clock (a replay window, and
@@ -29,7 +30,7 @@ extension OriginStore {
         } else {
             publishKeys = self.settings.publishKeys.map { $0.sorted() } ?? []
         }
-        let query = OriginStore.canonicalQuery(target.parameters)
+        let query = OriginStore.canonicalQuery(RequestTarget.parameters(of: target.rawQuery, plusIsSpace: false).pairs)
         let key = Array(secretKey.utf8)
         let given = Array(signature.utf8)
         for publishKey in publishKeys {

@@ -1,5 +1,14 @@
 // Building subscribe answers and waking parked polls (docs/PROTOCOL.md §2.3).
 
+/// A message to deliver and the subscription it is delivered through.
+struct Delivery {
+    var message: StoredMessage
+    /// The subscription that matched: the channel itself, a group or a wildcard.
+    var match: String
+    /// True when the request named the channel itself (and no wildcard matched it).
+    var direct: Bool
+}
+
 extension OriginStore {
     /// The most messages one subscribe answer carries.
     static let subscribeBatchLimit = 100
@@ -7,47 +16,72 @@ extension OriginStore {
     /// The region (`r`) this origin reports in v2 cursors; clients echo it back as `tr` and nothing else uses it.
     static let region = 1
 
-    /// Channels to deliver from → the subscription that matched them. Channels named directly match themselves;
-    /// the channels of group `g` match `g`; a group `g-pnpres` that is not itself a group stands for the presence
-    /// channels of `g`'s channels (docs/PROTOCOL.md §2.11). A channel named directly wins over a group.
-    func resolveMatches(channels: [String], groups: [String]) -> [String: String] {
-        var matches: [String: String] = [:]
-        for channel in channels { matches[channel] = channel }
-        for group in groups {
+    /// What a request naming `channels` and `groups` listens to. Channels named directly match themselves; the
+    /// channels of group `g` match `g`; a group `g-pnpres` that is not itself a group stands for the presence channels
+    /// of `g`'s channels (docs/PROTOCOL.md §2.11); a name `p.*` is also a wildcard for every channel starting with
+    /// `p.` (docs/PROTOCOL.md §2.3.3). A channel named directly wins over a group.
+    func resolveSubscription(channels: [String], groups: [String]) -> Subscription {
+        var subscription = Subscription()
+        for channel in channels {
+            subscription.exact[channel] = channel
+            subscription.direct.insert(channel)
+            if Subscription.isWildcard(channel), !subscription.wildcards.contains(channel) {
+                subscription.wildcards.append(channel)
+            }
+        }
+        var named: Set<String> = []
+        for group in groups where named.insert(group).inserted {
             if let members = self.groups[group] {
-                for channel in members.names where matches[channel] == nil { matches[channel] = group }
+                for channel in members.names {
+                    if subscription.exact[channel] == nil { subscription.exact[channel] = group }
+                    subscription.groupCounts[channel, default: 0] += 1
+                }
             } else if group.hasSuffix(OriginStore.presenceSuffix),
                 let members = self.groups[String(group.dropLast(OriginStore.presenceSuffix.count))]
             {
                 for channel in members.names {
                     let presence = channel + OriginStore.presenceSuffix
-                    if matches[presence] == nil { matches[presence] = group }
+                    if subscription.exact[presence] == nil { subscription.exact[presence] = group }
+                    subscription.groupCounts[presence, default: 0] += 1
                 }
             }
         }
-        return matches
+        subscription.namesSeveral = Set(channels).count + Set(groups).count > 1
+        return subscription
     }
 
-    /// Up to `subscribeBatchLimit` messages on the `matches` channels with timetokens above `cursor`, oldest first,
-    /// each with the subscription that matched it.
-    func collect(_ matches: [String: String], after cursor: UInt64) -> [(message: StoredMessage, match: String)] {
-        var found: [(message: StoredMessage, match: String)] = []
-        for (channel, match) in matches {
-            guard let record = self.channels[channel] else { continue }
+    /// Up to `subscribeBatchLimit` messages the subscription listens to with timetokens above `cursor`, oldest first,
+    /// each with the subscription that matched it, and once per subscription that matches it (as the service
+    /// delivers them). Wildcards look at every channel the origin keeps.
+    func collect(_ subscription: Subscription, after cursor: UInt64) -> [Delivery] {
+        var found: [Delivery] = []
+        func gather(_ record: ChannelRecord) {
+            guard let match = subscription.match(for: record.name) else { return }
+            let copies = max(1, subscription.matchCount(for: record.name))
             let start = record.feed.firstIndex(after: cursor)
             let end = min(record.feed.count, start + OriginStore.subscribeBatchLimit)
-            for index in start..<end { found.append((record.feed[index], match)) }
+            for index in start..<end {
+                let delivery = Delivery(message: record.feed[index], match: match.name, direct: match.direct)
+                found += repeatElement(delivery, count: copies)
+            }
+        }
+        for channel in subscription.exact.keys {
+            if let record = self.channels[channel] { gather(record) }
+        }
+        if !subscription.wildcards.isEmpty {
+            for (channel, record) in self.channels where subscription.exact[channel] == nil { gather(record) }
         }
         found.sort { $0.message.timetoken < $1.message.timetoken }
         return Array(found.prefix(OriginStore.subscribeBatchLimit))
     }
 
     /// The subscribe answer carrying `items`; the cursor is `cursor` when given, else the last item's timetoken, or
-    /// a fresh one when there are no items.
+    /// a fresh one when there are no items. `namesSeveral`: the request named more than one subscription.
     func subscribeReply(
         _ format: SubscribeFormat,
         subscribeKey: String,
-        items: [(message: StoredMessage, match: String)],
+        items: [Delivery],
+        namesSeveral: Bool = false,
         cursor: UInt64? = nil
     ) -> OriginReply {
         let cursor = cursor ?? items.last?.message.timetoken ?? self.nextTimetoken()
@@ -56,13 +90,14 @@ extension OriginStore {
         case .v1:
             return OriginReply(status: 200, body: OriginStore.v1Body(items, cursor: cursor))
         case .v2:
-            return OriginReply(status: 200, body: OriginStore.v2Body(items, cursor: cursor, subscribeKey: subscribeKey))
+            let body = OriginStore.v2Body(items, cursor: cursor, subscribeKey: subscribeKey, namesSeveral: namesSeveral)
+            return OriginReply(status: 200, body: body)
         }
     }
 
     /// `[[payloads],"tt"]`, plus the per-message channel list when there are messages (3-element form), plus the
     /// per-message actual channels when any came through a group (4-element form, element 2 then lists matches).
-    private static func v1Body(_ items: [(message: StoredMessage, match: String)], cursor: UInt64) -> JSONValue {
+    private static func v1Body(_ items: [Delivery], cursor: UInt64) -> JSONValue {
         var elements: [JSONValue] = [.array(items.map { .raw($0.message.payload) }), .string(String(cursor))]
         guard !items.isEmpty else { return .array(elements) }
         let channels = items.map(\.message.channel).joined(separator: ",")
@@ -73,34 +108,39 @@ extension OriginStore {
         return .array(elements)
     }
 
-    /// `{"t":{"t":"tt","r":R},"m":[envelopes]}` with every key Python requires (docs/PROTOCOL.md §2.3.2), plus `b`,
-    /// `i`, `u`.
+    /// `{"t":{"t":"tt","r":R},"m":[envelopes]}` with every key Python requires (docs/PROTOCOL.md §2.3.2), and as
+    /// the service sends them: `i` the publisher, `s` / `o` / `cmt` what the publish asked to be echoed, `u` its
+    /// `meta`, and `b` the matching subscription — only when the request named several subscriptions or the
+    /// message came through a group or a wildcard (even one named like the channel).
     private static func v2Body(
-        _ items: [(message: StoredMessage, match: String)],
+        _ items: [Delivery],
         cursor: UInt64,
-        subscribeKey: String
+        subscribeKey: String,
+        namesSeveral: Bool
     ) -> JSONValue {
         let envelopes: [JSONValue] = items.map { item in
+            let message = item.message
             var members: [JSONMember] = [
                 JSONMember(key: "a", value: .string("1")),
                 JSONMember(key: "f", value: .int(0)),
             ]
-            if let publisher = item.message.publisher {
-                members.append(JSONMember(key: "i", value: .string(publisher)))
-            }
+            if let publisher = message.publisher { members.append(JSONMember(key: "i", value: .string(publisher))) }
+            if let type = message.extras.customType { members.append(JSONMember(key: "cmt", value: .string(type))) }
+            if let sequence = message.extras.sequence { members.append(JSONMember(key: "s", value: .int(sequence))) }
+            if let originator = message.extras.originator { members.append(JSONMember(key: "o", value: originator)) }
             members += [
                 JSONMember(
                     key: "p",
-                    value: .object([
-                        "t": .string(String(item.message.timetoken)), "r": .int(OriginStore.region),
-                    ])
+                    value: .object(["t": .string(String(message.timetoken)), "r": .int(OriginStore.region)])
                 ),
                 JSONMember(key: "k", value: .string(subscribeKey)),
-                JSONMember(key: "c", value: .string(item.message.channel)),
-                JSONMember(key: "d", value: .raw(item.message.payload)),
-                JSONMember(key: "b", value: .string(item.match)),
+                JSONMember(key: "c", value: .string(message.channel)),
+                JSONMember(key: "d", value: .raw(message.payload)),
             ]
-            if let meta = item.message.meta { members.append(JSONMember(key: "u", value: .raw(meta))) }
+            if namesSeveral || !item.direct {
+                members.append(JSONMember(key: "b", value: .string(item.match)))
+            }
+            if let meta = message.meta { members.append(JSONMember(key: "u", value: .raw(meta))) }
             return .object(members)
         }
         return .object([
@@ -115,8 +155,14 @@ extension OriginStore {
     func wakePolls(watching channel: String) {
         for id in self.hub.ids(watching: channel) {
             guard let poll = self.hub.remove(id) else { continue }
-            let items = self.collect(poll.matches, after: poll.cursor)
-            self.finish(poll, self.subscribeReply(poll.format, subscribeKey: poll.subscribeKey, items: items))
+            let items = self.collect(poll.subscription, after: poll.cursor)
+            let reply = self.subscribeReply(
+                poll.format,
+                subscribeKey: poll.subscribeKey,
+                items: items,
+                namesSeveral: poll.subscription.namesSeveral
+            )
+            self.finish(poll, reply)
         }
     }
 
@@ -141,7 +187,8 @@ extension OriginStore {
     func groupChanged(_ group: String) {
         for (id, poll) in self.hub.polls
         where poll.groups.contains(group) || poll.groups.contains(group + OriginStore.presenceSuffix) {
-            self.hub.updateMatches(of: id, to: self.resolveMatches(channels: poll.listedChannels, groups: poll.groups))
+            let subscription = self.resolveSubscription(channels: poll.listedChannels, groups: poll.groups)
+            self.hub.updateSubscription(of: id, to: subscription)
         }
     }
 

@@ -28,7 +28,9 @@ extension OriginStore {
             self.answer(exchange, .error(400, "Invalid Region", service: "Balancer"))
             return
         }
-        let timetoken = target.parameter("tt").flatMap { $0.isEmpty ? nil : $0 } ?? "0"
+        guard let timetoken = OriginStore.cursor(target) else {
+            return self.answer(exchange, .error(400, "Invalid Timetoken", service: "Balancer"))
+        }
         self.subscribe(
             .v2,
             target,
@@ -37,6 +39,20 @@ extension OriginStore {
             channelList: target.segments[3],
             timetoken: timetoken
         )
+    }
+
+    /// The cursor of a v2 subscribe: `tt` (with `tr`), or the JSON form `t={"r":R,"t":T}` the Ruby SDK sends (`T` a
+    /// number or a string; docs/PROTOCOL.md §2.3.2), or `0` when there is neither. Nil when `t` is not such an object.
+    static func cursor(_ target: RequestTarget) -> String? {
+        if let tt = target.parameter("tt"), !tt.isEmpty { return tt }
+        guard let text = target.parameter("t"), !text.isEmpty else { return "0" }
+        guard let members = (try? JSONParser.parse(text))?.objectMembers,
+            let token = members.first(where: { $0.key == "t" })?.value
+        else { return nil }
+        switch token {
+        case .string(let digits), .number(let digits): return digits
+        default: return nil
+        }
     }
 
     /// `tt=0`: answer at once with a fresh cursor (no replay). Otherwise deliver what is newer than `tt`, or park
@@ -61,7 +77,7 @@ extension OriginStore {
         }
         let uuid = target.parameter("uuid").flatMap { $0.isEmpty ? nil : $0 }
         let presenceChannels = self.presenceChannels(channels: channels, groups: groups)
-        let matches = self.resolveMatches(channels: channels, groups: groups)
+        let subscription = self.resolveSubscription(channels: channels, groups: groups)
 
         if cursor == 0 {
             // The cursor is taken before the join events, so the subscriber's next poll delivers its own join.
@@ -71,9 +87,15 @@ extension OriginStore {
             return self.answer(exchange, reply)
         }
         self.touch(uuid, presenceChannels, target)
-        let items = self.collect(matches, after: cursor)
+        let items = self.collect(subscription, after: cursor)
         guard items.isEmpty else {
-            return self.answer(exchange, self.subscribeReply(format, subscribeKey: subscribeKey, items: items))
+            let reply = self.subscribeReply(
+                format,
+                subscribeKey: subscribeKey,
+                items: items,
+                namesSeveral: subscription.namesSeveral
+            )
+            return self.answer(exchange, reply)
         }
         let timeout = UInt64(max(0, self.settings.longPollTimeout) * 1e9)
         let poll = ParkedPoll(
@@ -82,7 +104,7 @@ extension OriginStore {
             subscribeKey: subscribeKey,
             listedChannels: channels,
             groups: groups,
-            matches: matches,
+            subscription: subscription,
             uuid: uuid,
             presenceChannels: uuid == nil ? [] : presenceChannels,
             cursor: cursor,

@@ -12,6 +12,10 @@ struct OriginSettings: Sendable {
     var defaultPresenceTimeout: Double = 300
     /// Seconds between presence-timeout sweeps; 0 or less: no automatic sweeps (tests call `sweepPresence`).
     var presenceSweepInterval: Double = 1
+    /// The occupancy above which a channel's presence goes into interval mode (`OriginStore+PresenceInterval.swift`).
+    var presenceAnnounceMax = 20
+    /// Seconds between a channel's `interval` events in interval mode (checked at each presence sweep).
+    var presenceInterval: Double = 10
     /// Messages kept per channel for history and for subscribe catch-up; values below 100 count as 100.
     var historyLimitPerChannel = 1_000
     /// Channels kept; past it the least recently used one is forgotten. Values below 1 count as 1.
@@ -45,6 +49,9 @@ struct OriginSettings: Sendable {
         if settings.presenceSweepInterval > 0 {
             settings.presenceSweepInterval = min(max(settings.presenceSweepInterval, 0.001), day)
         }
+        settings.presenceAnnounceMax = max(0, settings.presenceAnnounceMax)
+        if !settings.presenceInterval.isFinite || settings.presenceInterval <= 0 { settings.presenceInterval = 10 }
+        settings.presenceInterval = min(settings.presenceInterval, day)
         settings.historyLimitPerChannel = max(100, settings.historyLimitPerChannel)
         settings.maxChannels = max(1, settings.maxChannels)
         settings.maxChannelGroups = max(0, settings.maxChannelGroups)
@@ -64,6 +71,8 @@ struct Exchange: Sendable {
     var sink: any HTTPResponseSink
     /// The JSONP callback name, when the request carried one.
     var callback: String?
+    /// The part of the service that answers it (its headers); set by the router.
+    var service: OriginService = .edge
 }
 
 /// Work to do after the lock is released.
@@ -89,6 +98,8 @@ final class OriginStore {
     private weak var oldest: ChannelRecord?
     /// Channels with at least one present uuid (what the presence sweep visits).
     var channelsWithMembers: Set<String> = []
+    /// Channels in presence interval mode (what the sweep publishes `interval` events for).
+    var intervalChannels: Set<String> = []
     /// Channel groups by name (`namespace:group` when created under a namespace).
     var groups: [String: OrderedNames] = [:]
     /// Push registrations by device.
@@ -112,7 +123,8 @@ final class OriginStore {
 
     /// Queues `reply` as the answer to `exchange` and logs it.
     func answer(_ exchange: Exchange, _ reply: OriginReply) {
-        self.effects.answers.append((exchange.sink, reply.httpResponse(callback: exchange.callback)))
+        let response = reply.httpResponse(callback: exchange.callback, service: exchange.service)
+        self.effects.answers.append((exchange.sink, response))
         self.record(exchange, status: reply.status)
     }
 
@@ -190,6 +202,7 @@ final class OriginStore {
         self.unlink(record)
         self.channels[record.name] = nil
         self.channelsWithMembers.remove(record.name)
+        self.intervalChannels.remove(record.name)
         self.counters.channels = self.channels.count
     }
 
@@ -203,6 +216,7 @@ final class OriginStore {
         payload: String,
         publisher: String?,
         meta: String?,
+        extras: PublishExtras = PublishExtras(),
         store: Bool
     ) -> UInt64 {
         let timetoken = self.clock.next(at: self.now)
@@ -211,7 +225,8 @@ final class OriginStore {
             channel: channel,
             payload: payload,
             publisher: publisher,
-            meta: meta
+            meta: meta,
+            extras: extras
         )
         let record = self.recordCreating(channel)
         record.feed.append(message)

@@ -1,6 +1,8 @@
 // docs/PROTOCOL.md §1.5 "Server decoding rules": split the raw target first, decode each element afterwards, because
-// channel names and messages may contain `%2F` and `%2C`; `+` stays a plus (clients never mean a space by it);
-// a second `?` separates parameters too (3.4.2's push requests append `?auth=` after `&uuid=`).
+// channel names and messages may contain `%2F` and `%2C`; in the query `+` is a space, as in an HTML form and as the
+// service reads it (the requests-based Python SDKs sent JSON `state=`/`meta=` values with `+` for spaces and the
+// service answered with the JSON they meant), while in the path it stays a plus; a second `?` separates parameters
+// too when a `name=` follows it (3.4.2's push requests append `?auth=` after `&uuid=`).
 // Text must be UTF-8 once decoded: `isValidUTF8` says whether every element is, so the origin refuses the request
 // before any element is read lossily (two different invalid byte sequences would otherwise both become U+FFFD and
 // name the same channel).
@@ -9,9 +11,11 @@
 struct RequestTarget: Sendable {
     /// The path before `?`, still percent-encoded.
     let rawPath: Substring
+    /// The query after the first `?`, still percent-encoded (empty when there is none).
+    let rawQuery: Substring
     /// The path split at `/`, without the leading empty segment; each still percent-encoded.
     let segments: [Substring]
-    /// Query parameters in order, names and values percent-decoded (`+` kept literally).
+    /// Query parameters in order, names and values percent-decoded, `+` read as a space.
     let parameters: [(name: String, value: String)]
     /// False when a path segment, a parameter name or a parameter value percent-decodes to bytes that are not
     /// UTF-8 (whether they came escaped as `%FF` or raw; the HTTP layer hands raw invalid bytes over as `%XX`).
@@ -25,27 +29,62 @@ struct RequestTarget: Sendable {
             let afterScheme = text[schemeEnd.upperBound...]
             text = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterScheme[$0...] } ?? "/"
         }
-        let query: Substring
         if let mark = text.firstIndex(of: "?") {
             self.rawPath = text[..<mark]
-            query = text[text.index(after: mark)...]
+            self.rawQuery = text[text.index(after: mark)...]
         } else {
             self.rawPath = text
-            query = ""
+            self.rawQuery = ""
         }
         var segments = self.rawPath.split(separator: "/", omittingEmptySubsequences: false)
         if segments.first?.isEmpty == true { segments.removeFirst() }
         self.segments = segments
-        var valid = segments.allSatisfy(RequestTarget.decodesToUTF8)
-        self.parameters = query.split(whereSeparator: { $0 == "&" || $0 == "?" }).map { pair in
+        let (parameters, valid) = RequestTarget.parameters(of: self.rawQuery, plusIsSpace: true)
+        self.parameters = parameters
+        self.isValidUTF8 = valid && segments.allSatisfy(RequestTarget.decodesToUTF8)
+    }
+
+    /// `query` split at `&`, and at a `?` followed by `name=` (3.4.2's push requests append `?auth=K`); any other `?`
+    /// is part of a value, as the service reads it (pubnub/ruby `fixtures/vcr_cassettes/lib/signatures/state.yml`
+    /// sends `??` inside a JSON `state=`).
+    static func pairs(of query: Substring) -> [Substring] {
+        var pairs: [Substring] = []
+        for piece in query.split(separator: "&") {
+            var start = piece.startIndex
+            var index = piece.startIndex
+            while let mark = piece[index...].firstIndex(of: "?") {
+                let rest = piece[piece.index(after: mark)...]
+                let next = rest.firstIndex(of: "?") ?? rest.endIndex
+                if let equals = rest[..<next].firstIndex(of: "="), equals != rest.startIndex {
+                    if mark > start { pairs.append(piece[start..<mark]) }
+                    start = rest.startIndex
+                }
+                index = rest.startIndex
+            }
+            if start < piece.endIndex { pairs.append(piece[start...]) }
+        }
+        return pairs
+    }
+
+    /// The pairs of `query` (`pairs(of:)`, then split at the first `=`), decoded; and whether every name and value
+    /// decoded to UTF-8.
+    static func parameters(
+        of query: Substring,
+        plusIsSpace: Bool
+    ) -> (pairs: [(name: String, value: String)], isValidUTF8: Bool) {
+        var valid = true
+        let pairs = RequestTarget.pairs(of: query).map { pair in
             let name = pair.firstIndex(of: "=").map { pair[..<$0] } ?? pair
             let value = pair.firstIndex(of: "=").map { pair[pair.index(after: $0)...] } ?? ""
-            let decodedName = RequestTarget.strictlyDecoded(name)
-            let decodedValue = RequestTarget.strictlyDecoded(value)
+            let decodedName = RequestTarget.strictlyDecoded(name, plusIsSpace: plusIsSpace)
+            let decodedValue = RequestTarget.strictlyDecoded(value, plusIsSpace: plusIsSpace)
             if decodedName == nil || decodedValue == nil { valid = false }
-            return (decodedName ?? RequestTarget.decode(name), decodedValue ?? RequestTarget.decode(value))
+            return (
+                decodedName ?? RequestTarget.decode(name, plusIsSpace: plusIsSpace),
+                decodedValue ?? RequestTarget.decode(value, plusIsSpace: plusIsSpace)
+            )
         }
-        self.isValidUTF8 = valid
+        return (pairs, valid)
     }
 
     /// The decoded value of the first parameter called `name`, or `nil` when absent.
@@ -71,8 +110,9 @@ struct RequestTarget: Sendable {
 
     // MARK: - Percent-decoding
 
-    /// `%XX` sequences turned into bytes; malformed sequences are kept literally; `+` is not a space.
-    static func decodedBytes(_ text: Substring) -> [UInt8] {
+    /// `%XX` sequences turned into bytes; malformed sequences are kept literally; `+` is a space only when
+    /// `plusIsSpace` (query names and values), a plus otherwise (path segments).
+    static func decodedBytes(_ text: Substring, plusIsSpace: Bool = false) -> [UInt8] {
         let utf8 = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)
@@ -84,6 +124,9 @@ struct RequestTarget: Sendable {
             {
                 out.append(UInt8(high << 4 | low))
                 index += 3
+            } else if byte == UInt8(ascii: "+"), plusIsSpace {
+                out.append(UInt8(ascii: " "))
+                index += 1
             } else {
                 out.append(byte)
                 index += 1
@@ -93,14 +136,14 @@ struct RequestTarget: Sendable {
     }
 
     /// Percent-decoded text; bytes that are not UTF-8 become U+FFFD (callers check `isValidUTF8` first).
-    static func decode(_ text: Substring) -> String {
-        String(decoding: RequestTarget.decodedBytes(text), as: UTF8.self)
+    static func decode(_ text: Substring, plusIsSpace: Bool = false) -> String {
+        String(decoding: RequestTarget.decodedBytes(text, plusIsSpace: plusIsSpace), as: UTF8.self)
     }
 
     /// Percent-decoded text, or nil when the decoded bytes are not UTF-8.
-    static func strictlyDecoded(_ text: Substring) -> String? {
-        if RequestTarget.isPlainASCII(text) { return String(text) }
-        return String(validating: RequestTarget.decodedBytes(text), as: UTF8.self)
+    static func strictlyDecoded(_ text: Substring, plusIsSpace: Bool = false) -> String? {
+        if RequestTarget.isPlainASCII(text), !(plusIsSpace && text.contains("+")) { return String(text) }
+        return String(validating: RequestTarget.decodedBytes(text, plusIsSpace: plusIsSpace), as: UTF8.self)
     }
 
     /// True when `text` percent-decodes to UTF-8.

@@ -9,6 +9,50 @@ enum SubscribeFormat: Sendable {
     case v2
 }
 
+/// What one subscribe request listens to (docs/PROTOCOL.md §2.3.3): channels named directly or through a group, and
+/// wildcard patterns `p.*` that match every channel whose name starts with `p.`.
+struct Subscription: Sendable, Equatable {
+    /// Channels to deliver from → the subscription that matched them (the channel itself, or a group).
+    var exact: [String: String] = [:]
+    /// The channels the request names itself.
+    var direct: Set<String> = []
+    /// How many of the named groups hold each channel (directly, or as `g-pnpres` for its presence channel).
+    var groupCounts: [String: Int] = [:]
+    /// Wildcard subscriptions as named (`a.*`, `a.b.*`).
+    var wildcards: [String] = []
+    /// True when the request names more than one subscription (channels and groups, each counted once): the service
+    /// then names each message's match (`b`) even when it is the channel itself.
+    var namesSeveral = false
+
+    /// The subscription `channel`'s messages are delivered through, and whether the request named the channel
+    /// itself; nil when the request does not listen to it. A wildcard wins: the service names `a.*` as the match of
+    /// `a.*-pnpres` even when the request names that channel too (pubnub/ruby
+    /// `fixtures/vcr_cassettes/examples/subscribe/*.yml`); then a channel named directly, then a group.
+    func match(for channel: String) -> (name: String, direct: Bool)? {
+        if let pattern = self.wildcards.first(where: { Subscription.wildcard($0, matches: channel) }) {
+            return (pattern, false)
+        }
+        guard let match = self.exact[channel] else { return nil }
+        return (match, self.direct.contains(channel))
+    }
+
+    /// How many of the request's subscriptions match `channel`: the service delivers a message once per matching
+    /// subscription (pubnub/ruby `fixtures/vcr_cassettes/examples/subscribe/*.yml`: a channel named directly and
+    /// through a group of the same name, or through a wildcard too, came twice, each copy naming the same match).
+    func matchCount(for channel: String) -> Int {
+        let wildcards = self.wildcards.count { Subscription.wildcard($0, matches: channel) }
+        return (self.direct.contains(channel) ? 1 : 0) + (self.groupCounts[channel] ?? 0) + wildcards
+    }
+
+    /// True for names a wildcard subscription is spelled with: a prefix, then `.*`.
+    static func isWildcard(_ name: String) -> Bool { name.count > 2 && name.hasSuffix(".*") }
+
+    /// True when `channel` starts with the pattern's prefix (the pattern without its `*`).
+    static func wildcard(_ pattern: String, matches channel: String) -> Bool {
+        channel.hasPrefix(pattern.dropLast())
+    }
+}
+
 /// A subscribe request waiting for a message.
 struct ParkedPoll: Sendable {
     /// Who to answer.
@@ -21,8 +65,8 @@ struct ParkedPoll: Sendable {
     var listedChannels: [String]
     /// Channel groups named in the request.
     var groups: [String]
-    /// Channels to deliver from → the subscription that matched them (the channel itself or a group).
-    var matches: [String: String]
+    /// What the request listens to.
+    var subscription: Subscription
     /// The subscriber's uuid, when given: its presence stays alive while the poll is parked.
     var uuid: String?
     /// Channels on which `uuid` is present through this poll.
@@ -37,6 +81,8 @@ struct ParkedPoll: Sendable {
 struct SubscribeHub: Sendable {
     private(set) var polls: [Int: ParkedPoll] = [:]
     private var byChannel: [String: Set<Int>] = [:]
+    /// Polls with wildcard subscriptions, by pattern.
+    private var byWildcard: [String: Set<Int>] = [:]
     // Deadlines grow with parking order (one timeout for all polls), so a FIFO queue is sorted by deadline.
     // Answered polls stay in it until their deadline passes and are skipped then.
     private var expiryQueue: [(id: Int, deadline: UInt64)] = []
@@ -48,7 +94,7 @@ struct SubscribeHub: Sendable {
         let id = self.nextID
         self.nextID += 1
         self.polls[id] = poll
-        self.index(id, poll.matches.keys)
+        self.index(id, poll.subscription)
         self.expiryQueue.append((id, poll.deadline))
         return id
     }
@@ -56,21 +102,25 @@ struct SubscribeHub: Sendable {
     /// Removes and returns poll `id`; `nil` when it was already answered or dropped.
     mutating func remove(_ id: Int) -> ParkedPoll? {
         guard let poll = self.polls.removeValue(forKey: id) else { return nil }
-        self.unindex(id, poll.matches.keys)
+        self.unindex(id, poll.subscription)
         return poll
     }
 
-    /// Ids of the polls that wait on `channel`.
+    /// Ids of the polls that wait on `channel`, named or through a wildcard.
     func ids(watching channel: String) -> [Int] {
-        self.byChannel[channel].map { Array($0).sorted() } ?? []
+        var ids = self.byChannel[channel] ?? []
+        for (pattern, polls) in self.byWildcard where Subscription.wildcard(pattern, matches: channel) {
+            ids.formUnion(polls)
+        }
+        return ids.sorted()
     }
 
-    /// Replaces the channels poll `id` waits on (after a channel group it named changed).
-    mutating func updateMatches(of id: Int, to matches: [String: String]) {
+    /// Replaces what poll `id` waits on (after a channel group it named changed).
+    mutating func updateSubscription(of id: Int, to subscription: Subscription) {
         guard let old = self.polls[id] else { return }
-        self.unindex(id, old.matches.keys)
-        self.polls[id]?.matches = matches
-        self.index(id, matches.keys)
+        self.unindex(id, old.subscription)
+        self.polls[id]?.subscription = subscription
+        self.index(id, subscription)
     }
 
     /// Removes and returns the ids of parked polls whose deadline is at or before `uptime`, oldest first.
@@ -98,14 +148,19 @@ struct SubscribeHub: Sendable {
         return nil
     }
 
-    private mutating func index(_ id: Int, _ channels: Dictionary<String, String>.Keys) {
-        for channel in channels { self.byChannel[channel, default: []].insert(id) }
+    private mutating func index(_ id: Int, _ subscription: Subscription) {
+        for channel in subscription.exact.keys { self.byChannel[channel, default: []].insert(id) }
+        for pattern in subscription.wildcards { self.byWildcard[pattern, default: []].insert(id) }
     }
 
-    private mutating func unindex(_ id: Int, _ channels: Dictionary<String, String>.Keys) {
-        for channel in channels {
+    private mutating func unindex(_ id: Int, _ subscription: Subscription) {
+        for channel in subscription.exact.keys {
             self.byChannel[channel]?.remove(id)
             if self.byChannel[channel]?.isEmpty == true { self.byChannel[channel] = nil }
+        }
+        for pattern in subscription.wildcards {
+            self.byWildcard[pattern]?.remove(id)
+            if self.byWildcard[pattern]?.isEmpty == true { self.byWildcard[pattern] = nil }
         }
     }
 }

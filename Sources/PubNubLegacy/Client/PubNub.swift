@@ -9,7 +9,9 @@ import PlatformSupport
 /// observation-center observers, notification and completion block, in that order — arrives asynchronously on the
 /// delivery queue (`PNConfiguration.deliveryQueue`, `DispatchQueue.main` by default). Operations run one at a time
 /// in call order (3.4's operation lock); calls made while connecting wait and run once connected.
-public final class PubNub: @unchecked Sendable {
+///
+/// An `NSObject`, as in 3.4: `isEqual(_:)` and `hash` are identity's, `description` `NSObject`'s.
+public final class PubNub: NSObject, @unchecked Sendable {
     // @unchecked: the stored properties are `engine`, whose state is confined to its queue and lock boxes, and
     // `statusAdapter`, a lock box.
 
@@ -37,7 +39,7 @@ public final class PubNub: @unchecked Sendable {
 
     /// A client without configuration or delegate; call `setConfiguration(_:)` (or
     /// `setupWithConfiguration(_:andDelegate:)`) before `connect()`.
-    public convenience init() {
+    public override convenience init() {
         self.init(configuration: nil, delegate: nil)
     }
 
@@ -71,6 +73,7 @@ public final class PubNub: @unchecked Sendable {
             timings: timings,
             clock: clock
         )
+        super.init()
         self.engine.dispatcher.attach(client: self)
         for sink in eventSinks {
             self.engine.dispatcher.addSink(sink, to: .observationCenter)
@@ -263,7 +266,7 @@ public final class PubNub: @unchecked Sendable {
             }
             return
         }
-        let applied = configuration.copy()
+        let applied = configuration.copied()
         // The getters' snapshot and the change handed to the queue in one step: concurrent setters then reach the
         // queue in the order they wrote the snapshot, so the last one written is the last one applied.
         self.engine.snapshot.withLock { snapshot in
@@ -351,7 +354,7 @@ public final class PubNub: @unchecked Sendable {
     /// switching to them (a hard reset reconnects about 1 s later). Changing the copy changes nothing: apply it
     /// again to use it.
     public var configuration: PNConfiguration? {
-        self.engine.snapshot.withLock { $0.configuration }?.copy()
+        self.engine.snapshot.withLock { $0.configuration }?.copied()
     }
 
     /// True only while the client is connected (not while connecting or recovering from a network loss).

@@ -3,7 +3,8 @@ import PlatformSupport
 
 // Delivery (docs/DESIGN.md §4): every event goes to the delegate, then the observation-center sinks (registration
 // order), then the notification sinks, then the completion block of the call it completes — all on the delivery
-// queue, never on the client queue and never under a lock.
+// queue (for the main queue: on the main thread, from a main-queue block or from the main run loop), never on the
+// client queue and never under a lock.
 
 /// Receives every event on the delivery queue. `PNObservationCenter` and the notification adapter plug in here;
 /// tests plug in recorders.
@@ -25,6 +26,9 @@ struct DeliveryBlock: @unchecked Sendable {
 }
 
 /// Sends events to their listeners on the delivery queue in the fixed order.
+///
+/// Each delivery is a job in the FIFO of the queue's `DeliveryLane`; the lane of the main queue also drains through
+/// the main run loop, so callbacks reach a main thread that runs its run loop inside another callback.
 final class EventDispatcher: Sendable {
     /// The slot order of docs/DESIGN.md §4.
     enum Slot: Sendable {
@@ -33,29 +37,47 @@ final class EventDispatcher: Sendable {
     }
 
     private let state: Locked<State>
+    private let currentLane: Locked<DeliveryLane>
 
+    /// The listeners. The lanes read them through this box, which they share with the dispatcher.
     private struct State {
-        var queue: DispatchQueue
         weak var client: PubNub?
         weak var delegate: (any PNDelegate)?
-        var observationSinks: [any ClientEventSink] = []
-        var notificationSinks: [any ClientEventSink] = []
+        /// The observation-center sinks (the first `observationSinkCount`), then the notification sinks.
+        var sinks: [any ClientEventSink] = []
+        var observationSinkCount = 0
+
+        /// The listeners now, to be called without the lock; nil once the client is gone.
+        var listeners: DeliveryListeners? {
+            self.client.map { DeliveryListeners(client: $0, delegate: self.delegate, sinks: self.sinks) }
+        }
     }
 
     init(queue: DispatchQueue) {
-        self.state = Locked(State(queue: queue))
+        let state = Locked(State())
+        self.state = state
+        self.currentLane = Locked(Self.lane(for: queue, state))
+    }
+
+    private static func lane(for queue: DispatchQueue, _ state: Locked<State>) -> DeliveryLane {
+        DeliveryLane(queue: queue) { state.withLock { $0.listeners } }
     }
 
     // MARK: - Configuration (any thread)
 
     /// The queue every listener runs on.
     var queue: DispatchQueue {
-        self.state.withLock { $0.queue }
+        self.lane.queue
     }
 
-    /// Replaces the delivery queue; events emitted afterwards go to the new one.
+    /// Replaces the delivery queue; events emitted afterwards go to the new one. Deliveries already queued stay in
+    /// the old queue's lane and run there.
     func setQueue(_ queue: DispatchQueue) {
-        self.state.withLock { $0.queue = queue }
+        self.currentLane.withLock { lane in
+            if PNConfiguration.QueueIdentity(queue) != PNConfiguration.QueueIdentity(lane.queue) {
+                lane = Self.lane(for: queue, self.state)
+            }
+        }
     }
 
     /// The client passed to listeners (held weakly: the client owns the dispatcher).
@@ -75,9 +97,12 @@ final class EventDispatcher: Sendable {
         self.state.withLock { state in
             switch slot {
             case .observationCenter:
-                if !state.observationSinks.contains(where: { $0 === sink }) { state.observationSinks.append(sink) }
+                guard !state.sinks[..<state.observationSinkCount].contains(where: { $0 === sink }) else { return }
+                state.sinks.insert(sink, at: state.observationSinkCount)
+                state.observationSinkCount += 1
             case .notifications:
-                if !state.notificationSinks.contains(where: { $0 === sink }) { state.notificationSinks.append(sink) }
+                guard !state.sinks[state.observationSinkCount...].contains(where: { $0 === sink }) else { return }
+                state.sinks.append(sink)
             }
         }
     }
@@ -85,8 +110,8 @@ final class EventDispatcher: Sendable {
     /// Removes `sink` from every slot.
     func removeSink(_ sink: any ClientEventSink) {
         self.state.withLock { state in
-            state.observationSinks.removeAll { $0 === sink }
-            state.notificationSinks.removeAll { $0 === sink }
+            state.observationSinkCount -= state.sinks[..<state.observationSinkCount].filter { $0 === sink }.count
+            state.sinks.removeAll { $0 === sink }
         }
     }
 
@@ -99,13 +124,7 @@ final class EventDispatcher: Sendable {
     ///     runs, so every call completes exactly once.
     ///   - completion: the block of the call this event completes (or reports progress of), run last.
     func deliver(_ event: ClientEvent, notify: Bool, completion: DeliveryBlock? = nil) {
-        let queue = self.queue
-        queue.async {
-            if notify {
-                self.notifyListeners(event)
-            }
-            completion?.run()
-        }
+        self.lane.enqueue(EventJob(event, notify: notify, completion: completion))
     }
 
     /// Delivers the events of `batch` asynchronously on the delivery queue, in order and as one item among the other
@@ -116,21 +135,13 @@ final class EventDispatcher: Sendable {
     ///   - notify: false when gate G suppresses the events: none is made.
     ///   - delivered: runs on the delivery queue once every event of the batch has been delivered.
     func deliver(_ batch: SubscribeBatch, notify: Bool, delivered: @escaping @Sendable () -> Void) {
-        let queue = self.queue
-        queue.async {
-            if notify {
-                batch.forEachEvent { self.notifyListeners($0) }
-            }
-            delivered()
-        }
+        self.lane.enqueue(BatchJob(batch, notify: notify, delivered: DeliveryBlock(delivered)))
     }
 
     /// Runs a completion block on the delivery queue without an event: pre-flight results that 3.4 reported
     /// to the block only (connect while connected: 101; connect without network: 102).
     func deliverBlock(_ block: DeliveryBlock) {
-        self.queue.async {
-            block.run()
-        }
+        self.lane.enqueue(BlockJob(block))
     }
 
     /// Runs `body` on the delivery queue (for user code that is not an event, such as the delegate's `should…`
@@ -139,27 +150,18 @@ final class EventDispatcher: Sendable {
         _ body: @escaping @Sendable (PubNub?, (any PNDelegate)?) -> Answer,
         reply: @escaping @Sendable (Answer) -> Void
     ) {
-        let queue = self.queue
-        queue.async {
-            let (client, delegate) = self.state.withLock { ($0.client, $0.delegate) }
-            reply(body(client, delegate))
-        }
+        self.lane.enqueue(
+            BlockJob(
+                DeliveryBlock {
+                    let (client, delegate) = self.state.withLock { ($0.client, $0.delegate) }
+                    reply(body(client, delegate))
+                }
+            )
+        )
     }
 
-    private func notifyListeners(_ event: ClientEvent) {
-        // Read the listeners under the lock, call them without it.
-        let (client, delegate, observers, notifiers) = self.state.withLock {
-            ($0.client, $0.delegate, $0.observationSinks, $0.notificationSinks)
-        }
-        guard let client else { return }
-        if let delegate {
-            event.send(to: delegate, from: client)
-        }
-        for sink in observers {
-            sink.handle(event, from: client)
-        }
-        for sink in notifiers {
-            sink.handle(event, from: client)
-        }
+    /// The lane of the current delivery queue.
+    var lane: DeliveryLane {
+        self.currentLane.current
     }
 }

@@ -41,48 +41,43 @@ final class SubscribeBatch: @unchecked Sendable {
         self.response.body.count + 128 * self.items.count
     }
 
-    /// Makes the events of the answer in order and hands each to `emit`: the message (delivered with its raw text
-    /// when the payload cannot be decoded, or as `DECRYPTION_ERROR` when it cannot be decrypted), followed by the
-    /// error that reports it, if any. Called once, on the delivery queue.
-    func forEachEvent(_ emit: (ClientEvent) -> Void) {
-        for item in self.items {
-            switch item {
-            case .presence(let event):
-                emit(.didReceivePresenceEvent(event))
-            case .message(let index, let channel):
-                let envelope = self.response.messages[index]
-                switch self.response.payload(of: envelope) {
-                case .value(let payload):
-                    var value = payload
-                    var failure: CryptoError?
-                    if let cryptor = self.cryptor {
-                        switch cryptor.decrypt(wireValue: payload) {
-                        case .success(let decrypted): value = decrypted
-                        case .failure(let error):
-                            value = ClientEngine.decryptionErrorValue
-                            failure = error
-                        }
+    /// Makes the events of item `index` of the answer: the message (delivered with its raw text when the payload
+    /// cannot be decoded, or as `DECRYPTION_ERROR` when it cannot be decrypted), followed by the error that reports
+    /// it, if any; or the presence event. Called on the delivery queue, once per item, in order.
+    func events(ofItemAt index: Int) -> [ClientEvent] {
+        switch self.items[index] {
+        case .presence(let event):
+            return [.didReceivePresenceEvent(event)]
+        case .message(let index, let channel):
+            let envelope = self.response.messages[index]
+            switch self.response.payload(of: envelope) {
+            case .value(let payload):
+                var value = payload
+                var failure: CryptoError?
+                if let cryptor = self.cryptor {
+                    switch cryptor.decrypt(wireValue: payload) {
+                    case .success(let decrypted): value = decrypted
+                    case .failure(let error):
+                        value = ClientEngine.decryptionErrorValue
+                        failure = error
                     }
-                    let message = PNMessage(
-                        message: value,
-                        channel: channel,
-                        receiveDate: self.receiveDate,
-                        timeToken: envelope.publishTimetoken
-                    )
-                    emit(.didReceiveMessage(message))
-                    if let failure {
-                        emit(.error(ClientEngine.decryptionError(failure, of: message)))
-                    }
-                case .undecodable(let text, let reason):
-                    let message = PNMessage(
-                        message: text,
-                        channel: channel,
-                        receiveDate: self.receiveDate,
-                        timeToken: envelope.publishTimetoken
-                    )
-                    emit(.didReceiveMessage(message))
-                    emit(.error(ClientEngine.undecodableMessageError(reason, of: message)))
                 }
+                let message = PNMessage(
+                    message: value,
+                    channel: channel,
+                    receiveDate: self.receiveDate,
+                    timeToken: envelope.publishTimetoken
+                )
+                guard let failure else { return [.didReceiveMessage(message)] }
+                return [.didReceiveMessage(message), .error(ClientEngine.decryptionError(failure, of: message))]
+            case .undecodable(let text, let reason):
+                let message = PNMessage(
+                    message: text,
+                    channel: channel,
+                    receiveDate: self.receiveDate,
+                    timeToken: envelope.publishTimetoken
+                )
+                return [.didReceiveMessage(message), .error(ClientEngine.undecodableMessageError(reason, of: message))]
             }
         }
     }

@@ -357,6 +357,10 @@ extension ClientEngine {
                     items.append(.presence(event))
                     continue
                 }
+                if let interval = PresenceInterval(payload) {
+                    items += interval.applied(to: observed).map { .presence($0) }
+                    continue
+                }
             }
             let channel: PNChannel
             if let known = channels[name] {

@@ -216,6 +216,15 @@ public class PNChannel: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Applies the occupancy of a presence `interval` event (which names no uuid, or too many to list).
+    func updateWithOccupancy(_ occupancy: UInt) {
+        let now = PNDate(timeToken: timeTokenFromDate(Date()))
+        self.state.withLock { state in
+            state.participantsCount = occupancy
+            state.presenceUpdateDate = now
+        }
+    }
+
     /// Applies a here-now answer: it replaces the participants and the occupancy.
     func updateWithParticipantsList(_ hereNow: PNHereNow) {
         let now = PNDate(timeToken: timeTokenFromDate(Date()))

@@ -10,8 +10,8 @@ extension PNConfiguration {
         case none
         /// Applied without reconnecting: the new values are used from the next request on.
         case appliedInPlace
-        /// The origin or the TLS setting changed: the client reconnects (a "hard reset") and restores its
-        /// channels.
+        /// The origin, the TLS setting or the authorization key changed: the client reconnects (a "hard reset")
+        /// and restores its channels.
         case hardReset
     }
 
@@ -185,8 +185,9 @@ extension PNConfiguration {
 
     // MARK: - Comparison
 
-    /// 3.4's `-requiresConnectionResetWithConfiguration:`: true when `configuration` has another origin or
-    /// another TLS setting, so a connected client must reconnect to apply it; false for nil.
+    /// 3.4's `-requiresConnectionResetWithConfiguration:`: true when `configuration` has another origin, another TLS
+    /// setting or (unlike 3.4.2, as from 3.5 on) another authorization key, so a connected client reconnects to
+    /// apply it; false for nil.
     public func requiresConnectionResetWithConfiguration(_ configuration: PNConfiguration?) -> Bool {
         guard let configuration else {
             return false
@@ -195,28 +196,23 @@ extension PNConfiguration {
     }
 
     /// What replacing this configuration with `configuration` takes on a connected client: nothing when they are
-    /// equal, a hard reset when the origin or the TLS setting differ, otherwise an in-place update.
+    /// equal, a hard reset when the origin, the TLS setting or the authorization key differ (as the client does,
+    /// docs/API-3.4.md §4.7), otherwise an in-place update.
     public func impactOfChange(to configuration: PNConfiguration) -> ChangeImpact {
         let old = self.settings.current
         let new = configuration.settings.current
-        if old.origin != new.origin || old.useSecureConnection != new.useSecureConnection {
+        if old.origin != new.origin || old.useSecureConnection != new.useSecureConnection
+            || old.authorizationKey != new.authorizationKey
+        {
             return .hardReset
         }
         return old == new ? .none : .appliedInPlace
     }
 
-    /// Configurations are equal when every setting is (the delivery queue by identity); new in this package
-    /// (3.4 compared identities).
-    public static func == (lhs: PNConfiguration, rhs: PNConfiguration) -> Bool {
-        lhs === rhs || lhs.settings.current == rhs.settings.current
-    }
-
     // MARK: - Description
 
-    /// 3.4's description: origin, TLS flag, the three keys (missing ones marked) and the cipher key. Unlike 3.4 the
-    /// secret and cipher keys are not shown, only that they are set and their last characters (`set (…c0de)`); the
-    /// secret key's "none" value `0` is shown as is.
-    public var description: String {
+    /// What `description` shows (see there).
+    var redactedDescription: String {
         let settings = self.settings.current
         let secret = settings.secretKey == "0" ? "0" : SecretText.redacted(settings.secretKey)
         return "\nConfiguration for: \(settings.origin) (secured: \(settings.useSecureConnection ? "YES" : "NO"))"

@@ -4,10 +4,11 @@ import PlatformSupport
 /// The settings of a PubNub client (3.4's `PNConfiguration`, docs/API-3.4.md §2.7), with the 4.x names as
 /// aliases and the 4.x and layer settings 3.4 lacked (docs/DESIGN.md §3).
 ///
-/// A reference type as in 3.4, safe to read and change from any thread. The client takes a `copy()` when it is
-/// given a configuration (`setConfiguration`, `setupWithConfiguration`), so changing an instance afterwards does
-/// not affect a running client; hand it over again to apply a change.
-public final class PNConfiguration: Equatable, CustomStringConvertible, CustomReflectable, @unchecked Sendable {
+/// An `NSObject`, as in 3.4, safe to read and change from any thread. The client takes a copy when it is given a
+/// configuration (`setConfiguration`, `setupWithConfiguration`), so changing an instance afterwards does not affect
+/// a running client; hand it over again to apply a change. Configurations are equal (`isEqual(_:)`, `==`, `hash`)
+/// when every setting is, and copy themselves (`NSCopying`), as from 3.5 on (docs/DESIGN.md §3).
+public final class PNConfiguration: NSObject, NSCopying, CustomReflectable, @unchecked Sendable {
     // @unchecked: all state lives in `settings`, a `Locked` box; every accessor goes through it.
 
     /// Everything a configuration holds, as one value: copies, comparisons and change checks work on it.
@@ -74,6 +75,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
 
     init(settings: Settings) {
         self.settings = Locked(settings)
+        super.init()
     }
 
     // MARK: - Constructors
@@ -108,6 +110,7 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
                 authorizationKey: authorizationKey ?? ""
             )
         )
+        super.init()
         if host == kPNDefaultOriginHost {
             PNLogger.log(
                 .PNLogGeneralLevel,
@@ -136,131 +139,44 @@ public final class PNConfiguration: Equatable, CustomStringConvertible, CustomRe
         )
     }
 
-    /// 3.4's `+defaultConfiguration`: origin `kPNOriginHost`, keys `kPNPublishKey`, `kPNSubscriptionKey`,
-    /// `kPNSecretKey`, `kPNCipherKey` and `kPNAuthorizationKey` — the `PNDefaultConfiguration.h` values, read at call
-    /// time, so an app that assigned its own (MIGRATION.md) gets them.
-    public static func defaultConfiguration() -> PNConfiguration {
-        PNConfiguration(
-            origin: kPNOriginHost,
-            publishKey: kPNPublishKey,
-            subscribeKey: kPNSubscriptionKey,
-            secretKey: kPNSecretKey,
-            cipherKey: kPNCipherKey,
-            authorizationKey: kPNAuthorizationKey
-        )
+    // MARK: - NSObject
+
+    /// `NSCopying` (3.5 on; 3.4.2's configuration could not be copied): an independent `PNConfiguration` with the
+    /// same settings. `copy()` calls it, so `[configuration copy]` ports as `configuration.copy() as! PNConfiguration`.
+    public func copy(with zone: NSZone? = nil) -> Any {
+        self.copied()
     }
 
-    /// 3.4's `+configurationWithPublishKey:subscribeKey:secretKey:`: origin `kPNDefaultOriginHost`, cipher and auth
-    /// keys `kPNCipherKey` and `kPNAuthorizationKey` (nil unless the app set them), read at call time.
-    public static func configurationWithPublishKey(
-        _ publishKey: String?,
-        subscribeKey: String?,
-        secretKey: String?
-    ) -> PNConfiguration {
-        self.configurationWithPublishKey(
-            publishKey,
-            subscribeKey: subscribeKey,
-            secretKey: secretKey,
-            authorizationKey: kPNAuthorizationKey
-        )
-    }
-
-    /// 3.4's `+configurationWithPublishKey:subscribeKey:secretKey:authorizationKey:`: origin `kPNDefaultOriginHost`
-    /// and cipher key `kPNCipherKey`, read at call time.
-    public static func configurationWithPublishKey(
-        _ publishKey: String?,
-        subscribeKey: String?,
-        secretKey: String?,
-        authorizationKey: String?
-    ) -> PNConfiguration {
-        self.configurationForOrigin(
-            kPNDefaultOriginHost,
-            publishKey: publishKey,
-            subscribeKey: subscribeKey,
-            secretKey: secretKey,
-            cipherKey: kPNCipherKey,
-            authorizationKey: authorizationKey
-        )
-    }
-
-    /// 3.4's `+configurationForOrigin:publishKey:subscribeKey:secretKey:`: cipher and auth keys `kPNCipherKey` and
-    /// `kPNAuthorizationKey`, read at call time.
-    public static func configurationForOrigin(
-        _ originHostName: String?,
-        publishKey: String?,
-        subscribeKey: String?,
-        secretKey: String?
-    ) -> PNConfiguration {
-        self.configurationForOrigin(
-            originHostName,
-            publishKey: publishKey,
-            subscribeKey: subscribeKey,
-            secretKey: secretKey,
-            cipherKey: kPNCipherKey,
-            authorizationKey: kPNAuthorizationKey
-        )
-    }
-
-    /// 3.4's `+configurationForOrigin:publishKey:subscribeKey:secretKey:authorizationKey:`: cipher key
-    /// `kPNCipherKey`, read at call time.
-    public static func configurationForOrigin(
-        _ originHostName: String?,
-        publishKey: String?,
-        subscribeKey: String?,
-        secretKey: String?,
-        authorizationKey: String?
-    ) -> PNConfiguration {
-        self.configurationForOrigin(
-            originHostName,
-            publishKey: publishKey,
-            subscribeKey: subscribeKey,
-            secretKey: secretKey,
-            cipherKey: kPNCipherKey,
-            authorizationKey: authorizationKey
-        )
-    }
-
-    /// 3.4's `+configurationForOrigin:publishKey:subscribeKey:secretKey:cipherKey:`: auth key
-    /// `kPNAuthorizationKey`, read at call time.
-    public static func configurationForOrigin(
-        _ originHostName: String?,
-        publishKey: String?,
-        subscribeKey: String?,
-        secretKey: String?,
-        cipherKey: String?
-    ) -> PNConfiguration {
-        self.configurationForOrigin(
-            originHostName,
-            publishKey: publishKey,
-            subscribeKey: subscribeKey,
-            secretKey: secretKey,
-            cipherKey: cipherKey,
-            authorizationKey: kPNAuthorizationKey
-        )
-    }
-
-    /// 3.4's designated factory `+configurationForOrigin:publishKey:subscribeKey:secretKey:cipherKey:authorizationKey:`.
-    public static func configurationForOrigin(
-        _ originHostName: String?,
-        publishKey: String?,
-        subscribeKey: String?,
-        secretKey: String?,
-        cipherKey: String?,
-        authorizationKey: String?
-    ) -> PNConfiguration {
-        PNConfiguration(
-            origin: originHostName,
-            publishKey: publishKey,
-            subscribeKey: subscribeKey,
-            secretKey: secretKey,
-            cipherKey: cipherKey,
-            authorizationKey: authorizationKey
-        )
-    }
-
-    /// 3.4's `NSCopying`: an independent configuration with the same settings.
-    public func copy() -> PNConfiguration {
+    /// The copy the client keeps of a configuration it is given.
+    func copied() -> PNConfiguration {
         PNConfiguration(settings: self.settings.current)
+    }
+
+    /// Equal when every setting is (the delivery queue by identity), as `isEqual:` compared configurations from 3.5
+    /// on (3.4.2 compared identities). `==` calls this.
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? PNConfiguration else { return false }
+        return other === self || other.settings.current == self.settings.current
+    }
+
+    /// The hash of the origin and the keys, consistent with `isEqual(_:)`.
+    public override var hash: Int {
+        let settings = self.settings.current
+        var hasher = Hasher()
+        hasher.combine(settings.origin)
+        hasher.combine(settings.publishKey)
+        hasher.combine(settings.subscriptionKey)
+        hasher.combine(settings.secretKey)
+        hasher.combine(settings.cipherKey)
+        hasher.combine(settings.authorizationKey)
+        return hasher.finalize()
+    }
+
+    /// 3.4's description: origin, TLS flag, the three keys (missing ones marked) and the cipher key. Unlike 3.4 the
+    /// secret and cipher keys are not shown, only that they are set and their last characters (`set (…c0de)`); the
+    /// secret key's "none" value `0` is shown as is.
+    public override var description: String {
+        self.redactedDescription
     }
 
     // MARK: - 3.4 properties

@@ -215,6 +215,16 @@ public final class PNError: NSError, @unchecked Sendable {
             + "Associated object=\(associated)"
     }
 
+    /// Consistent with `isEqual(_:)`, which is `NSError`'s (equal domain, code and `userInfo`): hashes the domain and
+    /// the code. 3.4's `[error hash]` ports as `error.hash`; on Linux `NSError`'s own `hash` traps (Foundation there
+    /// leaves it unimplemented), which would crash an error put in a `Set`, an `NSSet` or a dictionary's keys.
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(self.domain)
+        hasher.combine(self.code)
+        return hasher.finalize()
+    }
+
     /// The three texts of an error: the explicit ones given, else the 3.4 texts of `code` (generic ones outside the
     /// PubNub domains).
     private static func texts(

@@ -30,7 +30,7 @@ extension PNError {
                 associatedObject: nil
             )
         case .serverMessage(let text, let status):
-            let error = PNError.errorWithResponseErrorMessage(text)
+            let error = PNError.fromServiceText(text)
             guard error.code == kPNUnknownError else { return error }
             // A message 3.4's classification does not know: its texts were the generic ones.
             return PNError(
@@ -71,6 +71,20 @@ extension PNError {
                 underlyingError: nil
             )
         }
+    }
+
+    /// The error of a service error text (`Invalid Key`, `Invalid Subscribe Key`, `Invalid JSON`, …): the code 3.4's
+    /// `+errorWithResponseErrorMessage:` gives it, and a description that keeps the service's own words after the
+    /// 3.4 text of that code (`PubNub service can't process request: Invalid Key`) — 3.4 dropped them, and they are
+    /// what tells a porter which key or which argument the service refused. An unrecognised text is the
+    /// description itself, as in 3.4.
+    static func fromServiceText(_ text: String) -> PNError {
+        let classified = PNError.errorWithResponseErrorMessage(text)
+        guard classified.code != kPNUnknownError else { return classified }
+        return PNError(
+            message: "\(PNError.defaultDescription(forCode: classified.code)): \(text)",
+            code: classified.code
+        )
     }
 
     /// The error of a request that got no HTTP answer. Network-class failures carry `networkCode` (104 for a

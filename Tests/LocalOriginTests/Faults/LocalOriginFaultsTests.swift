@@ -29,7 +29,9 @@ import Darwin
             #expect(
                 plain.bodyText == #"{"status":\#(status),"error":true,"message":"\#(reason)","service":"Balancer"}"#
             )
-            #expect(plain.header("Content-Type") == "text/javascript; charset=\"UTF-8\"")
+            // The Balancer's error headers (docs/PROTOCOL.md §1.2).
+            #expect(plain.header("Content-Type") == "text/javascript; charset=UTF-8")
+            #expect(plain.header("Cache-Control") == "no-cache, no-store, must-revalidate")
             // 3.4.2 puts the callback in the path of time, publish and subscribe.
             let wrapped = try client.get("/time/t_1f2e")
             #expect(wrapped.status == status)

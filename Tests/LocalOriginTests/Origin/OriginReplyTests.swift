@@ -13,8 +13,52 @@ import Testing
     @Test func carriesStatusAndThePubNubHeadersButNoFraming() {
         let response = OriginReply.notFound.httpResponse(callback: nil)
         #expect(response.status == 404)
-        #expect(response.headers.map(\.name) == ["Content-Type", "Cache-Control", "Access-Control-Allow-Origin"])
+        #expect(
+            response.headers.map(\.name) == [
+                "Content-Type", "Cache-Control", "Access-Control-Allow-Origin", "Access-Control-Allow-Methods",
+                "Access-Control-Allow-Credentials", "Access-Control-Expose-Headers",
+            ]
+        )
         #expect(!response.body.isEmpty)
+    }
+
+    /// The headers as the service sends them (the 2024–2025 recordings of Tests/Recordings): each part of the service
+    /// names its methods; the channel registry answers JSON; the front end's errors are not to be stored.
+    @Test(arguments: [
+        (OriginService.publish(method: "POST"), false, "text/javascript; charset=\"UTF-8\"", "no-cache", "POST"),
+        (.subscribe, false, "text/javascript; charset=\"UTF-8\"", "no-cache", "GET"),
+        (.presence, false, "text/javascript; charset=\"UTF-8\"", "no-cache", "OPTIONS, GET, POST"),
+        (.storage, false, "text/javascript; charset=\"UTF-8\"", "no-cache", "GET, POST, DELETE, OPTIONS"),
+        (.push, false, "text/javascript; charset=\"UTF-8\"", "no-cache", "GET, POST, DELETE, OPTIONS"),
+        (.channelRegistry, false, "application/json", "no-cache", "GET, POST, DELETE, OPTIONS"),
+        (.subscribe, true, "text/javascript; charset=UTF-8", "no-cache, no-store, must-revalidate", "GET"),
+    ])
+    func eachServiceSendsItsHeaders(
+        _ service: OriginService,
+        _ edgeError: Bool,
+        _ type: String,
+        _ cache: String,
+        _ methods: String
+    ) {
+        let headers = Dictionary(
+            uniqueKeysWithValues: OriginReply.headers(for: service, edgeError: edgeError, jsonp: false).map {
+                ($0.name, $0.value)
+            }
+        )
+        #expect(headers["Content-Type"] == type)
+        #expect(headers["Cache-Control"] == cache)
+        #expect(headers["Access-Control-Allow-Methods"] == methods)
+        #expect(headers["Access-Control-Allow-Credentials"] == "true")
+        #expect(headers["Access-Control-Expose-Headers"] == "*")
+        #expect(headers["Access-Control-Allow-Origin"] == "*")
+    }
+
+    @Test func aJSONPAnswerOfTheChannelRegistryIsJavaScriptAndEdgeErrorsAreMarked() {
+        let jsonp = OriginReply(status: 200, body: .array([])).httpResponse(callback: "cb", service: .channelRegistry)
+        #expect(jsonp.headers.first?.value == "text/javascript; charset=\"UTF-8\"")
+        #expect(OriginReply.invalidSubscribeKey.isEdgeError && OriginReply.notFound.isEdgeError)
+        #expect(!OriginReply.presenceError(400, "No state specified.").isEdgeError)
+        #expect(!OriginReply.publishStatus(400, "Invalid Key", 1).isEdgeError)
     }
 
     @Test func errorBodiesHaveTheSpecifiedShapes() {

@@ -45,8 +45,26 @@ import Testing
         let tokens = self.fill(origin)
         let page = origin.get("/v2/history/sub-key/sub/channel/c?start=\(tokens[7])&count=100")
         #expect(self.entries(page) == (0..<7).map { "m\($0)" })
-        let reversed = origin.get("/v2/history/sub-key/sub/channel/c?start=\(tokens[7])&count=2&reverse=true")
-        #expect(self.entries(reversed) == ["m0", "m1"])
+        let capped = origin.get("/v2/history/sub-key/sub/channel/c?start=\(tokens[7])&count=2")
+        #expect(self.entries(capped) == ["m5", "m6"])
+    }
+
+    /// `reverse=true` with `start` alone pages forward: the `count` oldest messages newer than `start`, as the
+    /// service answered pubnub/ruby's `all_history_messages_2.yml` (and as 3.4's
+    /// `requestHistoryForChannel:from:to:limit:reverseHistory:` sends it); the last token of a page is the next
+    /// page's `start`.
+    @Test func startAloneWithReversePagesNewer() {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        let tokens = self.fill(origin)
+        let first = origin.get("/v2/history/sub-key/sub/channel/c?start=\(tokens[3])&count=3&reverse=true")
+        #expect(self.entries(first) == ["m4", "m5", "m6"])
+        #expect((first.array[1] as? NSNumber)?.uint64Value == tokens[4])
+        #expect((first.array[2] as? NSNumber)?.uint64Value == tokens[6])
+        let second = origin.get("/v2/history/sub-key/sub/channel/c?start=\(tokens[6])&count=3&reverse=true")
+        #expect(self.entries(second) == ["m7", "m8", "m9"])
+        let last = origin.get("/v2/history/sub-key/sub/channel/c?start=\(tokens[11])&count=3&reverse=true")
+        #expect(self.entries(last) == [])
     }
 
     @Test func endAloneIsInclusiveAndTakesNewer() {
@@ -87,11 +105,15 @@ import Testing
         #expect((items[0]["message"] as? [String: Int]) == ["a": 1])
         #expect((items[0]["timetoken"] as? NSNumber)?.uint64Value == plain)
         #expect(!(items[0]["timetoken"] is String))
-        #expect(items[0]["meta"] == nil)
+        #expect(items[0]["meta"] as? String == "")  // the service's answer for a message without meta
         #expect((items[1]["timetoken"] as? NSNumber)?.uint64Value == withMeta)
         #expect((items[1]["meta"] as? [String: Int]) == ["m": 1])
         let tokensOnly = origin.get("/v2/history/sub-key/sub/channel/c?include_token=true")
         #expect((tokensOnly.array.first as? [[String: Any]])?.last?["meta"] == nil)
+        let metaOnly = try #require(
+            origin.get("/v2/history/sub-key/sub/channel/c?include_meta=true").array.first as? [[String: Any]]
+        )
+        #expect(metaOnly.map { Set($0.keys) } == [["message", "meta"], ["message", "meta"]])
         let stringTokens = origin.get("/v2/history/sub-key/sub/channel/c?stringtoken=true")
         #expect(stringTokens.array[1] as? String == String(plain))
     }
@@ -142,6 +164,28 @@ import Testing
         #expect(only["message"] as? String == "only")
         #expect(only["uuid"] as? String == "pub-1")
         #expect((only["meta"] as? [String: Int]) == ["m": 1])
+    }
+
+    /// The `include_*` options of a v3 fetch as the service answers them (pubnub/ruby
+    /// `fixtures/vcr_cassettes/examples/fetch_messages/*.yml`): `message_type` null for a published message, `meta` ""
+    /// when the publish had none, `custom_message_type` when it had one; nothing that was not asked for.
+    @Test func v3IncludeOptionsShapeEachItem() throws {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        origin.publish("\"plain\"", on: "o", query: "uuid=u1")
+        origin.publish("\"typed\"", on: "o", query: "uuid=u2&custom_message_type=test-message&meta=%7B%22k%22%3A1%7D")
+        let all = "include_message_type=true&include_custom_message_type=true&include_meta=true&include_uuid=true"
+        let reply = origin.get("/v3/history/sub-key/sub/channel/o?\(all)")
+        let items = try #require((reply.object["channels"] as? [String: [[String: Any]]])?["o"])
+        #expect(items.count == 2)
+        #expect(Set(items[0].keys) == ["message", "timetoken", "message_type", "meta", "uuid"])
+        #expect(items[0]["message_type"] is NSNull)
+        #expect(items[0]["meta"] as? String == "")
+        #expect(items[1]["custom_message_type"] as? String == "test-message")
+        #expect((items[1]["meta"] as? [String: Int]) == ["k": 1])
+        let bare = origin.get("/v3/history/sub-key/sub/channel/o")
+        let bareItems = try #require((bare.object["channels"] as? [String: [[String: Any]]])?["o"])
+        #expect(bareItems.map { Set($0.keys) } == [["message", "timetoken"], ["message", "timetoken"]])
     }
 
     @Test func v3DefaultsTo100ForOneChannelAnd25ForSeveral() throws {

@@ -4,16 +4,8 @@ import Testing
 @testable import LocalOrigin
 
 @Suite struct OriginStorePresenceTests {
-    /// Presence events delivered on `{channel}-pnpres` after `cursor`, as dictionaries; none when the poll parks
-    /// (it is then abandoned).
     private func events(_ origin: OriginHarness, _ channel: String, after cursor: String) -> [[String: Any]] {
-        let poll = origin.send("/v2/subscribe/sub/\(channel)-pnpres/0?tt=\(cursor)")
-        guard let response = poll.response else {
-            poll.close()
-            return []
-        }
-        let reply = Reply(response)
-        return (reply.object["m"] as? [[String: Any]] ?? []).compactMap { $0["d"] as? [String: Any] }
+        origin.presenceEvents(on: channel, after: cursor)
     }
 
     private func cursor(_ origin: OriginHarness) -> String {

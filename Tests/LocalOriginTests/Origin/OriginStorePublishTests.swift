@@ -57,7 +57,7 @@ import Testing
         let history = origin.get("/v2/history/sub-key/sub/channel/c")
         #expect(history.text.hasPrefix("[[\(json)],"))
         let poll = origin.get("/v2/subscribe/sub/c/0?tt=1&tr=1")
-        #expect(poll.text.contains(#""d":\#(json),"#))
+        #expect(poll.text.contains(#""d":\#(json)}"#))
     }
 
     @Test(arguments: ["Infinity", "-Infinity", "NaN", "%5BInfinity%5D"])
@@ -162,6 +162,8 @@ import Testing
         #expect(badSub.object["service"] as? String == "Access Manager")
         #expect(badSub.object["status"] as? Int == 400)
         #expect(origin.get("/publish/pub-ok/sub-ok/0/c/0/1").status == 200)
+        // Both wrong: the subscribe key is checked first, as the service does.
+        #expect(origin.get("/publish/pub-bad/sub-bad/0/c/0/1").object["message"] as? String == "Invalid Subscribe Key")
     }
 
     @Test func emptyKeysAreRefusedEvenWithoutKeySets() {

@@ -33,7 +33,7 @@ import Testing
         )
         #expect(enable.text.hasPrefix("cpe_12345("))
         #expect(enable.array.first as? Int == 1)
-        // The token is compared case-insensitively and the type defaults to apns.
+        // The token is compared case-insensitively; 3.4.2's callbacks imply apns (it sent no type).
         let list = origin.get(
             "/v1/push/sub-key/sub/devices/\(self.token)?callback=pec_12345&uuid=U?auth=K&type=apns",
             callback: "pec_12345"
@@ -73,12 +73,19 @@ import Testing
         )
     }
 
+    /// The service's answers (pubnub/python `tests/integrational/fixtures/native_sync/*_push/`): a v1 request
+    /// without `type` is refused whatever it does; only an add checks the token.
     @Test(arguments: [
-        ("/v1/push/sub-key/sub/devices/?add=a", "Invalid device token"),
+        ("/v1/push/sub-key/sub/devices/?add=a&type=apns", "Invalid device token"),
         ("/v1/push/sub-key/sub/devices/a%20b?add=a&type=gcm", "Invalid device token"),
-        ("/v1/push/sub-key/sub/devices/xyz?add=a", "Expected 32 or 100 byte hex device token"),
-        ("/v1/push/sub-key/sub/devices/abc?add=a&type=apns", "Expected 32 or 100 byte hex device token"),
+        ("/v1/push/sub-key/sub/devices/xyz?add=a&type=apns", "Invalid device token"),
+        ("/v1/push/sub-key/sub/devices/abc?add=a&type=apns", "Invalid device token"),
+        ("/v1/push/sub-key/sub/devices/device_id_should_be_16_characters_long?add=a&type=apns", "Invalid device token"),
         ("/v1/push/sub-key/sub/devices/ab?add=a&type=carrier-pigeon", "Invalid type argument"),
+        ("/v1/push/sub-key/sub/devices/0000000000000000?add=a", "Invalid type argument"),
+        ("/v1/push/sub-key/sub/devices/0000000000000000?remove=a", "Invalid type argument"),
+        ("/v1/push/sub-key/sub/devices/0000000000000000", "Invalid type argument"),
+        ("/v1/push/sub-key/sub/devices/0000000000000000/remove", "Invalid type argument"),
     ])
     func badTokensAndTypesAre400(_ target: String, _ message: String) {
         let origin = OriginHarness()
@@ -86,6 +93,21 @@ import Testing
         let reply = origin.get(target)
         #expect(reply.status == 400)
         #expect(reply.object["error"] as? String == message)
+    }
+
+    /// Removing channels or the device takes any token, as the service does (`unicode_device_id.json`,
+    /// `whitespace_device_id.json`, `nonexistent_device.json` of pubnub/python's push fixtures).
+    @Test(arguments: [
+        "%E6%B5%8B%E8%AF%95%E8%AE%BE%E5%A4%87ID123456", "%20%201234567890ABCDEF%20%20", "nonexistent_123",
+    ])
+    func removesTakeAnyToken(_ token: String) {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        let devices = "/v1/push/sub-key/sub/devices/\(token)"
+        #expect(origin.get("\(devices)?remove=a&type=apns").array.last as? String == "Modified Channels")
+        #expect(origin.get("\(devices)/remove?type=apns").array.last as? String == "Removed Device")
+        #expect(origin.get("\(devices)?type=apns").text == "[]")
+        #expect(origin.get("\(devices)?add=a&type=apns").object["error"] as? String == "Invalid device token")
     }
 
     @Test func aWrongSubscribeKeyIsRefused() {

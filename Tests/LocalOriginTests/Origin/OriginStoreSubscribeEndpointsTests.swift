@@ -74,9 +74,100 @@ import Testing
         #expect(publish?["r"] is Int && !(publish?["r"] is String))
         #expect(envelope["k"] as? String == "sub-c-local")
         #expect(envelope["c"] as? String == "demo-ch")
-        #expect(envelope["b"] as? String == "demo-ch")
+        #expect(envelope["b"] == nil)  // one subscription named: the service leaves the match out
         #expect((envelope["d"] as? [String: String]) == ["text": "hi"])
         #expect((envelope["u"] as? [String: Int]) == ["m": 1])
+        #expect(envelope["s"] == nil && envelope["o"] == nil && envelope["cmt"] == nil)
+    }
+
+    /// `b` as the service sends it (pubnub/ruby `fixtures/vcr_cassettes/examples/subscribe/*.yml`, pubnub/python
+    /// `asyncio/subscription/*.yaml`): absent when the request names one subscription, the channel itself when it
+    /// names several, the group or wildcard a message came through otherwise. `s`, `o` and `cmt` echo the publish's
+    /// `seqn`, `ortt` (its token as a string) and `custom_message_type`.
+    @Test func envelopesNameTheMatchAndEchoWhatThePublisherSet() throws {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        origin.get("/v1/channel-registration/sub-key/sub/channel-group/g?add=in-group")
+        let start = self.cursor(origin.get("/v2/subscribe/sub/a,a.*/0?tt=0&channel-group=g"))
+        origin.publish(
+            "1",
+            on: "a",
+            query: "seqn=681&ortt=%7B%22t%22:14654006646390090%7D&custom_message_type=test-message&uuid=p"
+        )
+        origin.publish("2", on: "in-group")
+        origin.publish("3", on: "a.ruby")
+        let several = try #require(
+            origin.get("/v2/subscribe/sub/a,a.*/0?tt=\(start)&channel-group=g").object["m"] as? [[String: Any]]
+        )
+        #expect(several.map { $0["c"] as? String } == ["a", "in-group", "a.ruby"])
+        #expect(several.map { $0["b"] as? String } == ["a", "g", "a.*"])
+        #expect(several[0]["s"] as? Int == 681)
+        #expect((several[0]["o"] as? [String: String]) == ["t": "14654006646390090"])
+        #expect(several[0]["cmt"] as? String == "test-message")
+        let single = try #require(origin.get("/v2/subscribe/sub/a/0?tt=\(start)").object["m"] as? [[String: Any]])
+        #expect(single.count == 1 && single[0]["b"] == nil)
+        let group = try #require(
+            origin.get("/v2/subscribe/sub/,/0?tt=\(start)&channel-group=g").object["m"] as? [[String: Any]]
+        )
+        #expect(group.map { $0["b"] as? String } == ["g"])
+        let wildcard = try #require(origin.get("/v2/subscribe/sub/a.*/0?tt=\(start)").object["m"] as? [[String: Any]])
+        #expect(wildcard.map { $0["c"] as? String } == ["a.ruby"])
+        #expect(wildcard.map { $0["b"] as? String } == ["a.*"])
+    }
+
+    /// A group named like its channel still names itself as the match, and a wildcard is named as the match of its
+    /// own presence channel even when the request names that channel too (pubnub/ruby
+    /// `fixtures/vcr_cassettes/lib/events/subscribe-channel-groups.yml`, `examples/subscribe/106.yml`).
+    @Test func groupsAndWildcardsAreNamedEvenWhenTheChannelIsToo() throws {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        origin.get("/v1/channel-registration/sub-key/sub/channel-group/demo?add=demo")
+        let start = (origin.get("/time/0").array.first as? NSNumber)?.stringValue ?? ""
+        origin.publish("1", on: "demo")
+        origin.publish("2", on: "demo.*-pnpres")
+        let group = try #require(
+            origin.get("/v2/subscribe/sub/,/0?tt=\(start)&channel-group=demo").object["m"] as? [[String: Any]]
+        )
+        #expect(group.map { $0["b"] as? String } == ["demo"])
+        let wildcard = try #require(
+            origin.get("/v2/subscribe/sub/demo.*/0?tt=\(start)").object["m"] as? [[String: Any]]
+        )
+        #expect(wildcard.map { $0["c"] as? String } == ["demo.*-pnpres"])
+        #expect(wildcard.map { $0["b"] as? String } == ["demo.*"])
+    }
+
+    /// A message reaches a request once per subscription that matches it, each copy naming the same match, as the
+    /// service delivered them (pubnub/ruby `fixtures/vcr_cassettes/examples/subscribe/180.yml`: `demo` named directly
+    /// and through the group `demo`; `examples/subscribe/0.yml`: `demo.*-pnpres` named and matched by `demo.*`).
+    @Test func aMessageComesOncePerMatchingSubscription() throws {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        origin.get("/v1/channel-registration/sub-key/sub/channel-group/demo?add=demo")
+        let start = (origin.get("/time/0").array.first as? NSNumber)?.stringValue ?? ""
+        origin.publish("1", on: "demo")
+        origin.publish("2", on: "demo.*-pnpres")
+        origin.publish("3", on: "other")
+        let reply = origin.get("/v2/subscribe/sub/demo,demo.*,demo.*-pnpres,other/0?tt=\(start)&channel-group=demo")
+        let envelopes = try #require(reply.object["m"] as? [[String: Any]])
+        #expect(envelopes.map { $0["c"] as? String } == ["demo", "demo", "demo.*-pnpres", "demo.*-pnpres", "other"])
+        #expect(envelopes.map { $0["b"] as? String } == ["demo", "demo", "demo.*", "demo.*", "other"])
+        let once = try #require(origin.get("/v2/subscribe/sub/demo/0?tt=\(start)").object["m"] as? [[String: Any]])
+        #expect(once.count == 1)
+    }
+
+    /// The Ruby SDK's cursor, `t={"r":R,"t":T}` with `T` `0` or a string (pubnub/ruby
+    /// `fixtures/vcr_cassettes/examples/subscribe/0.yml`): read as `tt`, so its second poll gets the messages.
+    @Test func theJSONCursorOfTheRubySDKIsTheCursor() throws {
+        let origin = OriginHarness()
+        defer { origin.stop() }
+        let handshake = origin.get("/v2/subscribe/sub/demo/0?t=%7B%22r%22:0,%22t%22:0%7D&uuid=rb")
+        #expect((handshake.object["m"] as? [Any])?.isEmpty == true)
+        let cursor = self.cursor(handshake)
+        origin.publish("\"hello\"", on: "demo")
+        let next = origin.get("/v2/subscribe/sub/demo/0?t=%7B%22r%22:1,%22t%22:%22\(cursor)%22%7D&uuid=rb")
+        #expect(self.payloads(next) as? [String] == ["hello"])
+        #expect(origin.get("/v2/subscribe/sub/demo/0?t=%7B%22r%22:1%7D").status == 400)
+        #expect(origin.get("/v2/subscribe/sub/demo/0?t=nonsense").status == 400)
     }
 
     @Test func v1AnswersWithMessagesUseTheThreeElementForm() {

@@ -137,9 +137,16 @@ import Testing
         store.groups["g"] = {
             var names = OrderedNames(); names.insert("a"); names.insert("b"); return names
         }()
-        let matches = store.resolveMatches(channels: ["a", "x-pnpres"], groups: ["g", "g-pnpres", "unknown"])
-        #expect(
-            matches == ["a": "a", "x-pnpres": "x-pnpres", "b": "g", "a-pnpres": "g-pnpres", "b-pnpres": "g-pnpres"]
+        let subscription = store.resolveSubscription(
+            channels: ["a", "x-pnpres"],
+            groups: ["g", "g-pnpres", "unknown"]
         )
+        #expect(
+            subscription.exact
+                == ["a": "a", "x-pnpres": "x-pnpres", "b": "g", "a-pnpres": "g-pnpres", "b-pnpres": "g-pnpres"]
+        )
+        #expect(subscription.wildcards.isEmpty && subscription.namesSeveral)
+        #expect(!store.resolveSubscription(channels: ["a", "a"], groups: []).namesSeveral)
+        #expect(store.resolveSubscription(channels: ["a.*", "b"], groups: []).wildcards == ["a.*"])
     }
 }

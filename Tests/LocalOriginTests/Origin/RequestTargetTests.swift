@@ -13,10 +13,20 @@ import Testing
     @Test(arguments: [
         Case(target: "/time/0", segments: ["time", "0"], parameters: [:]),
         Case(target: "/a%2Fb/c%2Cd?x=1", segments: ["a/b", "c,d"], parameters: ["x": "1"]),
+        // In the query `+` is a space, as the service reads it (a JSON `state=` sent with `+` for spaces by the
+        // requests-based Python SDK, pubnub/python `tests/integrational/fixtures/asyncio/state/single_channel.yaml`);
+        // an escaped `%2B` is a plus; in the path `+` stays a plus.
         Case(
-            target: "/p?uuid=py%20user+1&auth=a+b",
+            target: "/a+b/p?uuid=py%20user+1&auth=a%2Bb&state=%7B%22count%22%3A+5%7D",
+            segments: ["a+b", "p"],
+            parameters: ["uuid": "py user 1", "auth": "a+b", "state": "{\"count\": 5}"]
+        ),
+        Case(target: "/p?a+b=c", segments: ["p"], parameters: ["a b": "c"]),
+        // A `?` inside a value stays (pubnub/ruby `lib/signatures/state.yml`); one followed by `name=` separates.
+        Case(
+            target: "/p?state=%7B%22s%22:%22%3C%3E??~%60Z%22%7D&uuid=U?auth=K",
             segments: ["p"],
-            parameters: ["uuid": "py user+1", "auth": "a+b"]
+            parameters: ["state": "{\"s\":\"<>??~`Z\"}", "uuid": "U", "auth": "K"]
         ),
         Case(
             target: "/push?add=a&uuid=U?auth=K",

@@ -3,14 +3,17 @@ import Testing
 @testable import LocalOrigin
 
 @Suite struct SubscribeHubTests {
-    private func poll(_ channels: [String], deadline: UInt64) -> ParkedPoll {
+    private func poll(_ channels: [String], wildcards: [String] = [], deadline: UInt64) -> ParkedPoll {
         ParkedPoll(
             exchange: Exchange(method: "GET", target: "/", sink: FakeSink(), callback: nil),
             format: .v2,
             subscribeKey: "sub",
             listedChannels: channels,
             groups: [],
-            matches: Dictionary(uniqueKeysWithValues: channels.map { ($0, $0) }),
+            subscription: Subscription(
+                exact: Dictionary(uniqueKeysWithValues: channels.map { ($0, $0) }),
+                wildcards: wildcards
+            ),
             uuid: nil,
             presenceChannels: [],
             cursor: 1,
@@ -27,9 +30,21 @@ import Testing
         #expect(hub.remove(first) != nil)
         #expect(hub.remove(first) == nil)
         #expect(hub.ids(watching: "a").isEmpty)
-        hub.updateMatches(of: second, to: ["c": "g"])
+        hub.updateSubscription(of: second, to: Subscription(exact: ["c": "g"]))
         #expect(hub.ids(watching: "b").isEmpty)
         #expect(hub.ids(watching: "c") == [second])
+    }
+
+    @Test func wildcardPollsWatchEveryChannelWithTheirPrefix() {
+        var hub = SubscribeHub()
+        let wildcard = hub.park(self.poll(["a.*"], wildcards: ["a.*"], deadline: 10))
+        let plain = hub.park(self.poll(["a.b"], deadline: 10))
+        #expect(hub.ids(watching: "a.b") == [wildcard, plain])
+        #expect(hub.ids(watching: "a.c.d") == [wildcard])
+        #expect(hub.ids(watching: "a.*-pnpres") == [wildcard])
+        #expect(hub.ids(watching: "ab").isEmpty)
+        #expect(hub.remove(wildcard) != nil)
+        #expect(hub.ids(watching: "a.c.d").isEmpty)
     }
 
     @Test func expiresByDeadlineSkippingAnsweredPolls() {

@@ -100,4 +100,15 @@ final class OriginHarness: Sendable {
         }
         return out
     }
+
+    /// Presence payloads delivered on `{channel}-pnpres` after `cursor`, as dictionaries; none when the poll parks
+    /// (it is then abandoned).
+    func presenceEvents(on channel: String, after cursor: String) -> [[String: Any]] {
+        let poll = self.send("/v2/subscribe/sub/\(channel)-pnpres/0?tt=\(cursor)")
+        guard let response = poll.response else {
+            poll.close()
+            return []
+        }
+        return (Reply(response).object["m"] as? [[String: Any]] ?? []).compactMap { $0["d"] as? [String: Any] }
+    }
 }

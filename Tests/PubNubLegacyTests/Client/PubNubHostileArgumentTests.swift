@@ -290,7 +290,7 @@ import Testing
             return sent.allSatisfy { $0.target.hasPrefix("/time/") }
                 && origin.counters.requests - requestsBefore == sent.count
         }
-        row.call(client, four, configuration.copy())
+        row.call(client, four, configuration.copied())
         switch row.expectation {
         case .refused(let code, let channels):
             try await eventually("error \(code) on \(channels)", within: 20) {

@@ -269,6 +269,7 @@ import Testing
         let failed = try await recorder.next(.block, "publish.2")
         let error = try #require(failed.value as? PNError)
         #expect(error.code == kPNInvalidSubscribeOrPublishKeyError)
+        #expect(error.localizedDescription.hasSuffix(": Invalid Key"))
         #expect(error.associatedObject as? PNMessage === message)
     }
 }

@@ -57,7 +57,7 @@ import Testing
             { $0.anchorCertificatesFile = "ca.pem" }, { $0.pinnedPublicKeyHashes = [Self.pin] },
         ]
         for change in changes {
-            let changed = base.copy()
+            let changed = base.copied()
             change(changed)
             #expect(changed != base)
         }
@@ -73,7 +73,7 @@ import Testing
         configuration.anchorCertificatesFile = "certs/ca.pem"
         configuration.pinnedPublicKeyHashes = [Self.pin, "sha256/" + Base64.encode(SHA256.hash("backup key"))]
         #expect(configuration.anchorCertificatesFile == "certs/ca.pem")
-        #expect(configuration.copy().pinnedPublicKeyHashes == configuration.pinnedPublicKeyHashes)
+        #expect(configuration.copied().pinnedPublicKeyHashes == configuration.pinnedPublicKeyHashes)
         let settings = ClientSettings(configuration: configuration)
         #expect(settings.trust.anchorCertificatesFile == "certs/ca.pem")
         #expect(settings.trust.pinnedKeyDigests == [SHA256.hash("a public key"), SHA256.hash("backup key")])

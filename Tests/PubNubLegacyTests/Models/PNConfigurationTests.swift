@@ -116,12 +116,12 @@ import Testing
         #expect(explicitMain != PNConfiguration.defaultConfiguration())
     }
 
-    @Test func copyIsIndependentAndEqual() {
+    @Test func copyIsIndependentAndEqual() throws {
         let original = Self.keys()
         original.cipherKey = "enigma"
         original.requestMessageCountThreshold = 100
         original.deliveryQueue = DispatchQueue(label: "delivery")
-        let copy = original.copy()
+        let copy = try #require(original.copy() as? PNConfiguration)
         #expect(copy !== original)
         #expect(copy == original)
         #expect(copy.deliveryQueue === original.deliveryQueue)
@@ -132,7 +132,7 @@ import Testing
 
     @Test func settersChangeOnlyTheirSetting() {
         let configuration = Self.keys()
-        let reference = configuration.copy()
+        let reference = configuration.copied()
         configuration.subscriptionRequestTimeout = 20
         #expect(configuration.subscriptionRequestTimeout == 20)
         #expect(configuration.nonSubscriptionRequestTimeout == reference.nonSubscriptionRequestTimeout)

@@ -84,20 +84,27 @@ import Testing
         )
     }
 
-    @Test func originOrTLSChangeNeedsAHardReset() {
+    @Test func originTLSOrAuthKeyChangeNeedsAHardReset() {
         let current = Self.configuration()
-        #expect(current.impactOfChange(to: current.copy()) == .none)
-        #expect(!current.requiresConnectionResetWithConfiguration(current.copy()))
+        #expect(current.impactOfChange(to: current.copied()) == .none)
+        #expect(!current.requiresConnectionResetWithConfiguration(current.copied()))
         #expect(!current.requiresConnectionResetWithConfiguration(nil))
 
         let otherOrigin = Self.configuration(origin: "other.example")
         #expect(current.impactOfChange(to: otherOrigin) == .hardReset)
         #expect(current.requiresConnectionResetWithConfiguration(otherOrigin))
 
-        let plain = current.copy()
+        let plain = current.copied()
         plain.TLSEnabled = false
         #expect(current.impactOfChange(to: plain) == .hardReset)
         #expect(current.requiresConnectionResetWithConfiguration(plain))
+
+        // The client reconnects on a new authorization key too (docs/API-3.4.md §4.7), as 3.5's
+        // PNConfigurationTest expects of this method.
+        let reauthorized = current.copied()
+        reauthorized.authorizationKey = "another-auth"
+        #expect(current.impactOfChange(to: reauthorized) == .hardReset)
+        #expect(current.requiresConnectionResetWithConfiguration(reauthorized))
     }
 
     @Test func otherChangesApplyInPlace() {
@@ -105,8 +112,7 @@ import Testing
         let rekeyed = Self.configuration(publishKey: "p2", subscribeKey: "s2", secretKey: "k2")
         #expect(current.impactOfChange(to: rekeyed) == .appliedInPlace)
         #expect(!current.requiresConnectionResetWithConfiguration(rekeyed))
-        let other = current.copy()
-        other.authorizationKey = "auth"
+        let other = current.copied()
         other.cipherKey = "enigma"
         other.subscriptionRequestTimeout = 30
         #expect(current.impactOfChange(to: other) == .appliedInPlace)

@@ -38,7 +38,9 @@ import Testing
         #expect(error.associatedObject as? String == "first")
     }
 
-    @Test(arguments: [(403, 113), (401, 112), (400, 112), (500, 112), (0, 112)])
+    // 402 too: 3.5.3 gave it its new kPNAPINotAvailableOrNotEnabledError, which PubNub's 3.5.x PNErrorTest.m asserts
+    // (MIGRATION.md §10).
+    @Test(arguments: [(403, 113), (401, 112), (402, 112), (400, 112), (500, 112), (0, 112)])
     func httpStatusMapsToAuthorizationCodes(_ status: UInt, _ code: Int) {
         let error = PNError.errorWithHTTPStatusCode(status)
         #expect(error.code == code)

@@ -140,3 +140,17 @@ import Testing
         #expect(unobserved.presenceObserver() == nil)
     }
 }
+
+/// `PubNub` is an `NSObject`, as in 3.4: clients compare and hash by identity and describe themselves as `NSObject`s.
+@Suite struct PubNubObjectTests {
+    @Test func clientsAreNSObjectsComparedByIdentity() {
+        let client = PubNub()
+        let other = PubNub()
+        let object: NSObject = client
+        #expect(object.isEqual(client))
+        #expect(!client.isEqual(other))
+        #expect(Set<NSObject>([client, other, client]).count == 2)
+        #expect(NSArray(array: [other, client]).index(of: client) == 1)
+        #expect(client.description.contains("PubNub"))
+    }
+}

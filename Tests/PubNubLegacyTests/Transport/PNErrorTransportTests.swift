@@ -26,6 +26,22 @@ import Testing
         #expect(error.category == category)
     }
 
+    /// The service's own words stay in the description after the 3.4 text of the code it maps to; a text 3.4 does
+    /// not recognise is the whole description, as in 3.4.
+    @Test(arguments: [
+        ("Invalid Key", "PubNub service can't process request: Invalid Key"),
+        ("Invalid Subscribe Key", "PubNub service can't process request: Invalid Subscribe Key"),
+        ("Invalid JSON", "PubNub service can't process JSON: Invalid JSON"),
+        ("Message Too Large", "PubNub client can't submit message: Message Too Large"),
+        ("Invalid device token", "Invalid device token"),
+    ])
+    func theServicesOwnTextIsInTheDescription(_ text: String, _ description: String) {
+        let error = PNError.fromResponse(.serverMessage(text, status: 400))
+        #expect(error.localizedDescription == description)
+        #expect(error.code == PNError.errorWithResponseErrorMessage(text).code)
+        #expect(error.localizedFailureReason == PNError.errorWithResponseErrorMessage(text).localizedFailureReason)
+    }
+
     @Test func unexpectedStatusNamesTheStatus() {
         #expect(PNError.fromResponse(.unexpectedStatus(502)).localizedDescription.contains("502"))
     }

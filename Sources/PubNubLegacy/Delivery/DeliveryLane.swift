@@ -1,0 +1,86 @@
+import Foundation
+import PlatformSupport
+
+/// The FIFO of deliveries for one delivery queue, and the drains that empty it (docs/DESIGN.md §4). Its bookkeeping
+/// is `DeliveryLedger`; this class carries it out.
+///
+/// Every lane drains through blocks on its queue. The main queue's lane drains through the main thread's run loop
+/// too (`MainRunLoopDrain`), because a main-queue block that runs the run loop — a 3.x callback waiting for another
+/// callback — blocks the main queue: whichever of the two comes first delivers what is pending.
+// @unchecked: `ledger` is a `Locked` box; `current` and `taken` are read and written only by the thread that owns
+// the drain (`DeliveryLedger.owner`, one at a time), in nested drains too, which run on that same thread.
+final class DeliveryLane: @unchecked Sendable {
+    /// The queue whose blocks drain the lane.
+    let queue: DispatchQueue
+    /// Whether the main run loop drains the lane as well (the lane of the main queue).
+    let viaRunLoop: Bool
+
+    private let ledger = Locked(DeliveryLedger<any DeliveryJob>())
+    private let listeners: @Sendable () -> DeliveryListeners?
+    /// The job whose calls are being made, and the jobs taken from the ledger after it, oldest first.
+    private var current: (any DeliveryJob)?
+    /// Newest first, so each job leaves the array (and is released once delivered) when it becomes the current one.
+    private var taken: [any DeliveryJob] = []
+
+    /// - Parameters:
+    ///   - queue: the delivery queue.
+    ///   - listeners: the client's listeners at the moment an event's turn comes; nil once the client is gone.
+    init(queue: DispatchQueue, listeners: @escaping @Sendable () -> DeliveryListeners?) {
+        self.queue = queue
+        self.viaRunLoop = PNConfiguration.QueueIdentity(queue).isMain
+        self.listeners = listeners
+        if self.viaRunLoop {
+            MainRunLoopDrain.prepareMainRunLoop()
+        }
+    }
+
+    /// Appends `job`; it is delivered by the next drain. Any thread.
+    func enqueue(_ job: any DeliveryJob) {
+        let requests = self.ledger.withLock { $0.append(job, viaRunLoop: self.viaRunLoop) }
+        if requests.queue {
+            self.queue.async {
+                self.drain { $0.queueDrainStarted() }
+            }
+        }
+        if requests.runLoop {
+            MainRunLoopDrain.shared.request(self)
+        }
+    }
+
+    /// Called by `MainRunLoopDrain` on the main thread, from the main run loop.
+    func drainFromRunLoop() {
+        self.drain { $0.runLoopDrainStarted() }
+    }
+
+    /// Makes the pending calls in order until none is left, after `started` has marked the request it answers.
+    /// Returns at once when another thread drains.
+    private func drain(started: (inout DeliveryLedger<any DeliveryJob>) -> Void) {
+        let thread = ObjectIdentifier(Thread.current)
+        let entered = self.ledger.withLock { ledger in
+            started(&ledger)
+            return ledger.enter(thread)
+        }
+        guard entered else { return }
+        while let job = self.nextJob() {
+            if let step = job.nextStep(self.listeners) {
+                step.perform()  // may run a nested drain, which moves `current` on
+            } else {
+                self.current = nil  // no user code ran since `nextJob`, so `job` is still the current one
+            }
+        }
+    }
+
+    /// The job to take the next call from: the current one, else the next taken one, else what the ledger has
+    /// pending; nil when nothing is left, which ends this drain.
+    private func nextJob() -> (any DeliveryJob)? {
+        if let current = self.current {
+            return current
+        }
+        if self.taken.isEmpty {
+            self.taken = self.ledger.withLock { $0.takeAll() }.reversed()
+        }
+        guard let job = self.taken.popLast() else { return nil }
+        self.current = job
+        return job
+    }
+}
