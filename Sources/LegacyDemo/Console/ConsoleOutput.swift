@@ -18,6 +18,8 @@ final class ConsoleOutput: Sendable {
 
     /// The screen's state; its lock also orders the writes.
     private let screen = Locked(Screen())
+    /// Held for a whole terminal write, status text included (taken before `screen`'s lock, never inside it).
+    private let writing = Locked(())
     let isTerminal: Bool
     /// The terminal's width in columns, asked at every draw (the window may be resized).
     private let width: @Sendable () -> Int
@@ -92,21 +94,26 @@ final class ConsoleOutput: Sendable {
             if !lines.isEmpty { say(lines.joined(separator: "\n")) }
             return
         }
-        // The status text is built before taking the lock: it reads the client and the console state.
-        let status = self.screen.withLock { $0.closed ? nil : $0.statusText }?()
-        let width = self.width()
-        self.screen.withLock { screen in
-            guard !screen.closed else {
-                if !lines.isEmpty { say(lines.joined(separator: "\n")) }
-                return
+        // One terminal write at a time, from building the status text to drawing it: a writer that built its text
+        // before an event changed the console state can never draw it over the newer one drawn meanwhile (under
+        // load, a prompt drawn after a presence event showed the occupancy from before the event).
+        self.writing.withLock { _ in
+            // The status text is built before taking the screen's lock: it reads the client and the console state.
+            let status = self.screen.withLock { $0.closed ? nil : $0.statusText }?()
+            let width = self.width()
+            self.screen.withLock { screen in
+                guard !screen.closed else {
+                    if !lines.isEmpty { say(lines.joined(separator: "\n")) }
+                    return
+                }
+                change(&screen.block)
+                screen.block.status = status
+                var text = ConsoleScreen.erase(rows: screen.drawnRows)
+                text += lines.map { $0 + "\n" }.joined()
+                text += ConsoleScreen.draw(screen.block, width: width)
+                screen.drawnRows = screen.block.rows
+                FileHandle.standardOutput.write(Data(text.utf8))
             }
-            change(&screen.block)
-            screen.block.status = status
-            var text = ConsoleScreen.erase(rows: screen.drawnRows)
-            text += lines.map { $0 + "\n" }.joined()
-            text += ConsoleScreen.draw(screen.block, width: width)
-            screen.drawnRows = screen.block.rows
-            FileHandle.standardOutput.write(Data(text.utf8))
         }
     }
 }
