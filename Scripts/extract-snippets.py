@@ -5,6 +5,9 @@ so the SnippetTests target compiles them and the documents cannot drift from the
 Usage (from anywhere):
     Scripts/extract-snippets.py           # (re)write the generated file
     Scripts/extract-snippets.py --check   # exit 1 if the generated file is not what the documents give
+    Scripts/extract-snippets.py --print KIND [HEADING]
+                                          # print the first block of KIND (under HEADING) as the document has it,
+                                          # imports included: what Scripts/check-newcomer.sh builds
 
 How a block is wrapped depends on the HTML comment on the last non-blank line before its fence:
     (none)                          the block is the body of its own `func <doc>Snippet<N>() throws`, so blocks
@@ -115,6 +118,13 @@ def package_products(root=ROOT):
     return set(re.findall(r'\.(?:library|executable)\(\s*name:\s*"([^"]+)"', manifest))
 
 
+def package_platforms(root=ROOT):
+    """This package's `platforms: [...]` argument, white space normalised, or None when it declares none."""
+    manifest = (root / "Package.swift").read_text(encoding="utf-8")
+    found = re.search(r"platforms:\s*\[[^\]]*\]", manifest)
+    return " ".join(found.group(0).split()) if found else None
+
+
 def check_manifest(snippet, root=ROOT):
     """Problems of a `manifest` block: unknown products, or a package name that is not the URL's identity."""
     text = "\n".join(snippet.lines)
@@ -123,6 +133,9 @@ def check_manifest(snippet, root=ROOT):
     if len(urls) != 1:
         return [f"{where}: expected one .package(url:), found {len(urls)}"]
     identity = urls[0].rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+    platforms = package_platforms(root)
+    if platforms and platforms not in " ".join(text.split()):
+        return [f"{where}: has no `{platforms}` line: an app below this package's minimums cannot depend on it"]
     products = re.findall(r'\.product\(\s*name:\s*"([^"]+)",\s*package:\s*"([^"]+)"\s*\)', text)
     if not products:
         return [f"{where}: names no .product(name:package:)"]
@@ -235,8 +248,16 @@ def check(root=ROOT):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only verify that the generated file is up to date")
+    parser.add_argument("--print", nargs="+", metavar=("KIND", "HEADING"), help="print one block and exit")
     args = parser.parse_args()
     try:
+        if args.print:
+            kind, heading = args.print[0], " ".join(args.print[1:]) or None
+            for snippet in read_snippets():
+                if snippet.kind == kind and (heading is None or snippet.heading == heading):
+                    print("\n".join(snippet.lines))
+                    return 0
+            raise SnippetError(f"no block of kind '{kind}'" + (f" under '{heading}'" if heading else ""))
         if args.check:
             problem = check()
             if problem:

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The project's test command (README "Test"). Runs on a fresh machine and a fresh clone (everything it reads is in
-# the repository): checks that every citation resolves in docs/, builds with warnings as errors, type-checks the
-# Apple-only files against SDK stand-ins and a Swift 5 app against the modules, checks the format, creates the venv with the pinned official PubNub Python
-# SDK (the Swift suites use it as a peer), runs the Swift suites (plain and under ThreadSanitizer), then the interop
-# suite that drives that SDK against LocalOrigin, then every fuzz target for a few seconds and a quick run of
-# `LegacyDemo bench`, as smoke tests.
-# Set SKIP_TSAN=1 to skip the sanitizer run while iterating.
+# The project's test command (README "Test"). Runs on a fresh clone: everything it reads is in the repository, and
+# what it installs it says (the pinned Python SDK from PyPI, the openssl and tmux tools with apt-get when missing).
+# Checks that every citation resolves in docs/, builds with warnings as errors, type-checks the Apple-only files
+# against SDK stand-ins and a Swift 5 app against the modules, checks the format, builds the DocC documentation,
+# builds a newcomer's app on the package, creates the venv with the pinned official PubNub Python SDK (the Swift
+# suites use it as a peer), runs the Swift suites (plain and under ThreadSanitizer), then the interop suite that
+# drives that SDK against LocalOrigin, then every fuzz target for a few seconds and a quick run of
+# `LegacyDemo bench`, as smoke tests. Set SKIP_TSAN=1 to skip the sanitizer run while iterating.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +42,16 @@ swift format lint --strict -r Package.swift Sources Tests Fuzz
 step "migration guide: MIGRATION.md against the public symbols and docs/API-3.4.md; snippets up to date"
 python3 Scripts/check-migration.py
 
+# The DocC documentation of the four libraries with the toolchain's docc, warnings as errors, and its static site
+# (a few seconds on the modules just built); the guide articles generated from MIGRATION.md must be current.
+step "documentation: DocC catalogs (warnings are errors) and the static site"
+Scripts/build-docs.sh
+
+# MIGRATION.md §1 and §3 as a newcomer follows them: a new app in an empty folder depends on the package by file://
+# URL (a tagged clone) and by path, and builds and runs the offline example in Swift 6 and Swift 5 mode.
+step "newcomer: a fresh app with MIGRATION.md's manifest, by URL and by path, Swift 6 and 5"
+Scripts/check-newcomer.sh
+
 # The Swift suites start the pinned Python SDK as a peer (Tests/Interop/peer.py), so the venv comes first.
 step "interop venv: pinned official PubNub Python SDK"
 venv=.venv-interop
@@ -58,6 +69,15 @@ if ! command -v openssl >/dev/null; then
 fi
 python3 -c 'import ssl' || { echo "python3 lacks the ssl module, which the TLS terminator needs"; exit 1; }
 openssl version
+
+# The console's terminal tests (Tests/LegacyDemoTests/ConsoleTerminalTests.swift) type into it in a real terminal
+# emulator, tmux, and read its screen back.
+step "console test tools: tmux"
+if ! command -v tmux >/dev/null; then
+    echo "installing tmux (Debian package)"
+    (apt-get update -qq && apt-get install -y -qq --no-install-recommends tmux) >/dev/null
+fi
+tmux -V
 
 step "swift test"
 swift test -Xswiftc -warnings-as-errors

@@ -461,6 +461,7 @@ extension NameTable {
     9 ‖ Logging and helpers (PNMacro.h) ‖  ‖ PNLogger::static func disableAll() ‖
     9 ‖ Logging and helpers (PNMacro.h) ‖  ‖ PNLogger::static func setSink(_ sink: PNLogger.Sink?) ‖
     9 ‖ Logging and helpers (PNMacro.h) ‖  ‖ PNLogger::static let standardErrorSink: PNLogger.Sink ‖
+    9 ‖ Logging and helpers (PNMacro.h) ‖  ‖ -::let kPNPackageVersion: String ‖
     11 ‖ Modernising a ported app ‖  ‖ PubNubClient::init(configuration: PNConfiguration) ‖
     11 ‖ Modernising a ported app ‖  ‖ PubNubClient::init(wrapping client: PubNub) ‖
     11 ‖ Modernising a ported app ‖  ‖ PubNubClient::let legacy: PubNub ‖

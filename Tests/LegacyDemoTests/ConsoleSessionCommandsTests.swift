@@ -166,4 +166,26 @@ struct ConsoleSessionCommandsTests {
         )
         #expect(lines.last == "bye")
     }
+
+    /// A failed connect names its cause on every channel, not only 3.4's "connection failed": here a loopback port
+    /// bound but not listening, so the connection is refused.
+    @Test func aFailedConnectSaysWhy() throws {
+        let refusing = try #require(RefusingPort())
+        let port = refusing.port
+        let (lines, status) = try ConsoleTranscript.session(["config origin 127.0.0.1:\(port)", "connect"])
+        #expect(status == 0, "\(lines.joined(separator: "\n"))")
+        let failure =
+            "error=102 description=\"PubNub client connection failed\" cause=\"127.0.0.1:\(port) refused the connection"
+        ConsoleTranscript.expectInOrder(
+            ConsoleTranscript.section(lines, "connect"),
+            [
+                "[delegate] connectionDidFailWithError \(failure)",
+                "[observer] connectionState origin=127.0.0.1:\(port) connected=false \(failure)",
+                "[notification] PNClientConnectionDidFailWithErrorNotification \(failure)",
+                "[block] connect failure \(failure)",
+            ],
+            "the connect"
+        )
+        withExtendedLifetime(refusing) {}
+    }
 }

@@ -118,6 +118,12 @@ struct ConsoleSessionTests {
             ],
             "receive order"
         )
+        // Each `wait` names what it reports — also when the event was printed before the wait began.
+        let waits = lines.filter { $0.hasPrefix("wait ") }
+        #expect(waits.count == 3, "\(waits)")
+        #expect(waits.first?.hasPrefix("wait presence: channel=a type=join uuid=") == true, "\(waits)")
+        #expect(waits.dropFirst().first?.hasPrefix("wait message: channel=a message=\"hello\" (arrived ") == true)
+        #expect(waits.last?.hasPrefix("wait message: channel=a message=\(json) (arrived ") == true, "\(waits)")
 
         let page = "count=2 messages=[\"hello\",\(json)]"
         let history = ConsoleTranscript.section(lines, "history a")
@@ -248,6 +254,28 @@ struct ConsoleSessionTests {
         #expect(lines.suffix(2).first?.hasPrefix("[notification] PNClientDidDisconnectFromOriginNotification") == true)
         #expect(lines.last == "bye")
     }
+
+    #if os(Linux)
+    /// One 64 MiB line without a newline (issue: it took the console to 286 MB): refused with a clear error, the
+    /// session goes on, and the console never holds more than its 64 KiB line limit of it.
+    @Test func aHugeLineIsRefusedWithoutHoldingIt() throws {
+        let huge = String(repeating: "z", count: 64 << 20)
+        let demo = try DemoProcess(["console"], input: huge + "\nhelp time\nwait message 60\n")
+        defer { demo.stop() }
+        let refusal = try #require(demo.waitForLine(containing: "error: a line of ", timeout: 60), "\(demo.output)")
+        #expect(
+            refusal == "error: a line of 67108864 bytes is longer than the 65536 a command may have; it was not"
+                + " run (a message may be at most 32 KiB)"
+        )
+        #expect(demo.waitForLine(containing: "→ requestServerTimeTokenWithCompletionBlock", timeout: 60) != nil)
+        // Peak resident memory (VmHWM) while the session still runs (blocked in `wait`): far below the line's size.
+        let status = try String(contentsOfFile: "/proc/\(demo.processIdentifier)/status", encoding: .utf8)
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Int($0.filter(\.isNumber)) }
+        let kib = try #require(peak)
+        #expect(kib < 64 * 1_024, "peak RSS \(kib) KiB for a 64 MiB line")
+        #expect(demo.errors.isEmpty, "\(demo.errors)")
+    }
+    #endif
 
     @Test func keysAreNeverPrintedNeitherByConfigShowNorInTheEcho() throws {
         let secret = "sec-c-0123456789abcdef"

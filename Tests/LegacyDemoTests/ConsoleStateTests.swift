@@ -4,16 +4,34 @@ import Testing
 
 @testable import LegacyDemo
 
-/// What the console waits on (`ConsoleState.swift`): counted events, each `take` consuming one.
+/// What the console waits on (`ConsoleState.swift`): counted events, each `take` reporting one.
 @Suite struct ConsoleStateTests {
-    @Test func takeConsumesOneEventEach() {
+    @Test func takeReportsEachArrivalOnceOldestFirstAlsoWhenItCameBeforeTheWait() {
         let state = ConsoleState()
-        state.record(.message)
-        state.record(.message)
-        #expect(state.take(.message, timeout: 5))
-        #expect(state.take(.message, timeout: 5))
-        #expect(!state.take(.message, timeout: 0.05))
-        #expect(!state.take(.presence, timeout: 0))
+        let before = Date()
+        state.record(.message, detail: "channel=a message=\"one\"")
+        state.record(.message, detail: "channel=a message=\"two\"")
+        state.record(.presence)  // no detail: nothing for `wait` to report
+        let first = state.take(.message, timeout: 5)
+        #expect(first?.detail == "channel=a message=\"one\"")
+        #expect(first.map { $0.at >= before && $0.at <= Date() } == true)
+        #expect(state.take(.message, timeout: 5)?.detail == "channel=a message=\"two\"")
+        #expect(state.take(.message, timeout: 0.05) == nil)
+        #expect(state.take(.presence, timeout: 0) == nil)
+    }
+
+    @Test func takeWaitsForTheNextArrival() {
+        let state = ConsoleState()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) {
+            state.record(.presence, detail: "channel=a type=join uuid=u occupancy=1")
+        }
+        #expect(state.take(.presence, timeout: 30)?.detail == "channel=a type=join uuid=u occupancy=1")
+    }
+
+    @Test func unreportedArrivalsAreBounded() {
+        let state = ConsoleState()
+        for index in 0..<(ConsoleState.waitingLimit + 5) { state.record(.message, detail: "#\(index)") }
+        #expect(state.take(.message, timeout: 0)?.detail == "#5")
     }
 
     @Test func waitReturnsTheSignalThatArrivedAfterTheBaseline() {

@@ -38,6 +38,29 @@ struct SoakCommandTests {
         #expect(rss.contains("KiB, end "))
     }
 
+    /// Output to a pipe (a CI log): one progress line per interval, so the log shows the run is alive and how it
+    /// goes — and on a pipe nothing but plain lines.
+    @Test func aLogGetsOneProgressLinePerInterval() throws {
+        let (demo, status) = try self.runToEnd(["soak", "--idle", "0.05", "--duration", "3", "--progress-every", "0.5"])
+        try self.expectCleanResult(demo, status)
+        let lines = demo.output.split(separator: "\n").map(String.init)
+        let progress = lines.filter { $0.contains(" progress ") }
+        // About six in 3 s; a loaded machine may delay a timer, never add one.
+        #expect((3...7).contains(progress.count), "\(progress)")
+        let pattern =
+            #/^\d\d:\d\d:\d\d\.\d{3} progress (\d+) s: connected, sent (\d+), received (\d+), in flight \d+, lost 0, failed 0, duplicated 0, corrupted 0, latency p50 [\d.]+ ms p99 [\d.]+ ms, RSS [\d.]+ MiB$/#
+        var sent: [Int] = []
+        for line in progress {
+            let match = try #require(line.wholeMatch(of: pattern), "\(line)")
+            sent.append(Int(match.output.2) ?? -1)
+        }
+        #expect(sent == sent.sorted() && (sent.last ?? 0) > (sent.first ?? 0), "the counts move: \(sent)")
+        // The progress lines come before the report, and the report is the end of the output.
+        let report = try #require(lines.firstIndex(of: "--- soak report ---"))
+        #expect(lines.lastIndex { $0.contains(" progress ") }.map { $0 < report } == true)
+        #expect(!demo.output.contains("\u{1B}"))
+    }
+
     @Test func noArgumentsRunsTheSoakOnThreeRandomChannels() throws {
         let demo = try DemoProcess([])
         defer { demo.stop() }
@@ -267,6 +290,7 @@ struct SoakCommandTests {
         (["soak", "--channels", " , ,"], "--channels needs at least one channel name"),
         (["soak", "--origin", "127.0.0.1:1"], "--origin needs --publish-key and --subscribe-key"),
         (["--idle", "1"], "unknown mode --idle"),
+        (["soak", "--progress-every", "0"], "--progress-every must be more than 0 seconds"),
     ])
     func badFlagsGiveTheUsageAndExitTwo(arguments: [String], message: String) throws {
         let (demo, status) = try self.runToEnd(arguments)

@@ -110,13 +110,15 @@ enum ConsoleCommand: Equatable {
             name: "subscribe",
             usage: "subscribe CH[,CH...] [--presence]",
             calls: "subscribeOnChannels(_:withPresenceEvent:andCompletionHandlingBlock:) (the other subscribe"
-                + " variants funnel into it); --presence sends a join"
+                + " variants funnel into it). --presence is withPresenceEvent YES: a handshake, so the origin"
+                + " announces your join to whoever watches CH's presence; without it CH joins the running long-poll."
+                + " Neither shows presence events here: that is `presence on CH`"
         ),
         Syntax(
             name: "unsubscribe",
             usage: "unsubscribe CH[,CH...] [--presence]",
             calls: "unsubscribeFromChannels(_:withPresenceEvent:andCompletionHandlingBlock:) (the other unsubscribe"
-                + " variants funnel into it); --presence sends a leave"
+                + " variants funnel into it); --presence sends a leave, so presence watchers see you go"
         ),
         Syntax(
             name: "subscribed",
@@ -128,7 +130,9 @@ enum ConsoleCommand: Equatable {
             usage: "presence on|off CH[,CH...]",
             calls: "enablePresenceObservationForChannels(_:withCompletionHandlingBlock:) /"
                 + " disablePresenceObservationForChannels(_:withCompletionHandlingBlock:) (the other presence variants"
-                + " funnel into them)"
+                + " funnel into them). on: subscribes to CH's presence channel (CH-pnpres), so every join, leave and"
+                + " timeout on CH is printed (didReceivePresenceEvent; `wait presence`) and the status line shows CH's"
+                + " occupancy; off: stops that"
         ),
         Syntax(
             name: "presence",
@@ -184,7 +188,8 @@ enum ConsoleCommand: Equatable {
         Syntax(
             name: "wait",
             usage: "wait message|presence [SECONDS]",
-            calls: "(console) waits for the next message / presence event not waited for yet (default 10 s)"
+            calls: "(console) reports the oldest message / presence event no wait reported yet — one that already"
+                + " arrived, or the next within SECONDS (default 10)"
         ),
         Syntax(name: "quit", usage: "quit | exit", calls: "(console) disconnect() if connected, then exit 0"),
     ]

@@ -110,7 +110,10 @@ extension ConsoleEventPrinter {
     private func notification(_ note: Notification) {
         let fields = self.fields(of: note)
         self.output.line("[notification] \(note.name.rawValue)\(fields.isEmpty ? "" : " " + fields)")
+        // Recorded after the line, so a command waiting for this event resumes after it was printed; the status
+        // line drawn under it was built before, so it is drawn again with what the event changed.
         self.record(note)
+        self.output.redraw(fresh: false)
     }
 
     private func fields(of note: Notification) -> String {
@@ -165,12 +168,12 @@ extension ConsoleEventPrinter {
         case kPNClientUnsubscriptionDidCompleteNotification:
             self.state.record(.unsubscribed)
         case kPNClientDidReceiveMessageNotification:
-            self.state.record(.message)
+            self.state.record(.message, detail: note.pnPayload(as: PNMessage.self).map(ConsoleFormat.incoming))
         case kPNClientDidReceivePresenceEventNotification:
             if let event = note.pnPayload(as: PNPresenceEvent.self), let channel = event.channel {
                 self.state.setOccupancy(event.occupancy, of: channel.name)
             }
-            self.state.record(.presence)
+            self.state.record(.presence, detail: note.pnPayload(as: PNPresenceEvent.self).map(ConsoleFormat.presence))
         case kPNClientDidReceiveParticipantsListNotification:
             if let hereNow = note.pnPayload(as: PNHereNow.self), let channel = hereNow.channel {
                 self.state.setOccupancy(UInt(hereNow.participantsCount), of: channel.name)

@@ -10,10 +10,14 @@ enum ConsoleFormat {
         return channels.map(\.name).sorted().joined(separator: ",")
     }
 
-    /// `error=CODE description="…"`, or `error=-`.
+    /// `error=CODE description="…"`, or `error=-`; with ` cause="…"` (the failure reason) when the error wraps a
+    /// system error: a connection failure then says what failed — a name that did not resolve, a refused
+    /// connection, a timeout, TLS — where 3.4's description says only "connection failed".
     static func error(_ error: PNError?) -> String {
         guard let error else { return "error=-" }
-        return "error=\(error.code) description=\(self.quoted(error.localizedDescription))"
+        let text = "error=\(error.code) description=\(self.quoted(error.localizedDescription))"
+        guard error.underlyingError != nil else { return text }
+        return text + " cause=\(self.quoted(error.localizedFailureReason))"
     }
 
     /// `text` as a JSON string literal.

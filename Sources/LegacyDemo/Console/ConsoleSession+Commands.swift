@@ -117,7 +117,10 @@ extension ConsoleSession {
         case .wait(let kind, let seconds):
             let timeout = seconds ?? 10
             let signal: ConsoleState.Signal = kind == .message ? .message : .presence
-            if !self.state.take(signal, timeout: timeout) {
+            let asked = Date()
+            if let arrival = self.state.take(signal, timeout: timeout) {
+                out.line("wait \(kind.rawValue): \(arrival.detail) (\(Self.when(arrival.at, asked: asked)))")
+            } else {
                 out.line("timeout wait \(kind.rawValue): none arrived in \(Self.seconds(timeout))")
             }
         }

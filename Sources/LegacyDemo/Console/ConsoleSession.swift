@@ -19,8 +19,9 @@ final class ConsoleSession {
             Runs every PubNub API as a command read from stdin, one per line (type `help`; piped input works:
             the session ends at end of input with status 0). Without --origin it starts an embedded local origin
             and prints `embedded origin listening on HOST:PORT`. Events are printed once per channel:
-            [delegate], [observer], [notification], [block]. On a terminal a live status line shows the
-            connection, the subscribed channels and their occupancy; piped, `status` prints it.
+            [delegate], [observer], [notification], [block]. On a terminal a `> ` prompt keeps what is typed
+            while events arrive, under one live status line (connection, subscribed channels, their occupancy);
+            Ctrl-D ends the session. Piped, `status` prints it. Lines longer than 64 KiB are refused.
             --timeout   seconds each command waits for its outcome (default 15)
             --secure|--insecure TLS to --origin or not (default --secure)
         """
@@ -33,15 +34,18 @@ final class ConsoleSession {
     let printer: ConsoleEventPrinter
     /// The delivery queue of every client event (3.4 used the main thread, which here reads stdin).
     let queue = DispatchQueue(label: "LegacyDemo.console.delivery")
+    let input: ConsoleInput
+    /// Whether each command read is printed (`> command`): piped input, so a transcript shows what ran.
     let echo: Bool
     var settings: ConsoleSettings
     var delegateEnabled = true
     /// The last message `publish` sent, for `resend`.
     var lastMessage: PNMessage?
 
-    init(settings: ConsoleSettings, output: ConsoleOutput, echo: Bool) {
+    init(settings: ConsoleSettings, output: ConsoleOutput, input: ConsoleInput, echo: Bool) {
         self.settings = settings
         self.output = output
+        self.input = input
         self.echo = echo
         self.printer = ConsoleEventPrinter(output: output, state: self.state)
     }
@@ -66,10 +70,19 @@ final class ConsoleSession {
         }
         let output = ConsoleOutput()
         if settings.embedded { output.line("embedded origin listening on \(settings.origin)") }
-        let session = ConsoleSession(settings: settings, output: output, echo: isatty(STDIN_FILENO) == 0)
+        // Typed on a terminal, the console edits the line itself (and echoes it); piped, it echoes each line read.
+        let terminal = ConsoleTerminal(output: output)
+        let session = ConsoleSession(
+            settings: settings,
+            output: output,
+            input: ConsoleInput(output: output, interactive: terminal != nil),
+            echo: isatty(STDIN_FILENO) == 0
+        )
         session.start()
         session.readCommands()
         session.finish()
+        output.close()
+        terminal?.restore()
         embedded?.stop()
         return 0
     }
@@ -90,26 +103,53 @@ final class ConsoleSession {
 
     private var notificationObservers: [any NSObjectProtocol] = []
 
+    /// The prompt shown on a terminal while a command is awaited.
+    static let prompt = "> "
+
     /// Reads and runs commands until end of input, `quit` or `exit`.
     private func readCommands() {
-        while let line = readLine(strippingNewline: true) {
-            // Typed on a terminal, the line moved the cursor below the status line; piped, nothing moved it.
-            if !self.echo { self.output.inputRead() }
+        while true {
+            if self.input.interactive { self.output.showPrompt(Self.prompt) }
+            guard let read = self.input.nextLine() else { return }
+            guard case .text(let line) = read else {
+                if case .tooLong(let bytes) = read { self.refuseLongLine(bytes) }
+                continue
+            }
             let command: ConsoleCommand?
             let typed = line.trimmingCharacters(in: .whitespaces)
             do {
                 command = try ConsoleCommand.parse(line)
             } catch {
-                if self.echo { self.output.line("> \(ConsoleCommand.redactingKeys(typed))") }
-                self.output.line("error: \(error.message)")
-                self.output.line("usage: \(error.usage)")
+                self.echo(typed)
+                self.output.lines(["error: \(error.message)", "usage: \(error.usage)"])
                 continue
             }
+            self.echo(typed)
             guard let command else { continue }
-            if self.echo { self.output.line("> \(ConsoleCommand.redactingKeys(typed))") }
             if command == .quit { return }
             self.perform(command)
         }
+    }
+
+    /// Shows the command read: on a terminal the typed line becomes an ordinary line (blank ones too, as a shell
+    /// keeps them); piped, it is printed when echoing and not blank.
+    private func echo(_ typed: String) {
+        let shown = Self.prompt + ConsoleCommand.redactingKeys(typed)
+        if self.input.interactive {
+            self.output.commitInput(typed.isEmpty ? Self.prompt.trimmingCharacters(in: .whitespaces) : shown)
+        } else if self.echo && !typed.isEmpty && !typed.hasPrefix("#") {
+            self.output.line(shown)
+        }
+    }
+
+    /// A line longer than the console reads: said, not run; the session goes on.
+    private func refuseLongLine(_ bytes: Int) {
+        let limit = ConsoleLineEditor.maximumBytes
+        if self.input.interactive { self.output.commitInput(Self.prompt + "…") }
+        self.output.line(
+            "error: a line of \(bytes) bytes is longer than the \(limit) a command may have; it was not run"
+                + " (a message may be at most 32 KiB)"
+        )
     }
 
     /// Disconnects when the client is (or is getting) connected, waits for it, and says goodbye.
@@ -132,7 +172,10 @@ final class ConsoleSession {
     static func statusLine(_ state: ConsoleState) -> String {
         let snapshot = state.snapshot()
         let channels = PubNub.subscribedChannels()
-        let occupancy = snapshot.occupancy.map { "\($0.0):\($0.1)" }.joined(separator: ",")
+        // Only the channels still subscribed: an occupancy seen before an unsubscribe (or the end) is stale.
+        let names = Set(channels.map(\.name))
+        let occupancy = snapshot.occupancy.filter { names.contains($0.0) }.map { "\($0.0):\($0.1)" }
+            .joined(separator: ",")
         let connection = PubNub.sharedInstance().isConnected() ? "connected" : snapshot.connection
         return "status connection=\(connection.replacingOccurrences(of: " ", with: "-")) subscribed=\(channels.count)"
             + " channels=\(ConsoleFormat.channels(channels)) occupancy=\(occupancy.isEmpty ? "-" : occupancy)"
@@ -165,6 +208,14 @@ final class ConsoleSession {
 
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+
+    /// When an event `wait` reports arrived, against the moment `wait` was typed: "already there, since 2.4 s" for
+    /// one printed before, "after 0.3 s" for one waited for.
+    static func when(_ arrived: Date, asked: Date) -> String {
+        let seconds = arrived.timeIntervalSince(asked)
+        let text = String(format: "%.1f s", abs(seconds))
+        return seconds < 0 ? "arrived before the wait, \(text) earlier" : "arrived after \(text)"
     }
 
     /// Disconnects and waits until the disconnect ran — after its did-disconnect when there was a connection to end,

@@ -18,20 +18,37 @@ final class ConsoleState: Sendable {
         case presence
     }
 
+    /// One event `wait` can report: what it was (`channel=… message=…`) and when it arrived.
+    struct Arrival: Equatable {
+        var detail: String
+        var at: Date
+    }
+
+    /// How many arrivals of one kind wait to be reported by `wait`; older ones are dropped past it.
+    static let waitingLimit = 1_000
+
     private struct Fields {
         var seen: [Signal: Int] = [:]
-        var consumed: [Signal: Int] = [:]
+        /// Arrivals of each kind that no `wait` reported yet, oldest first.
+        var unreported: [Signal: [Arrival]] = [:]
         var connection = "not connected"
         var occupancy: [String: UInt] = [:]
     }
 
     private let fields = Monitor(Fields())
 
-    /// Records one event of `signal`, wakes the waiters, and updates the connection state if it changed.
-    func record(_ signal: Signal, connection: String? = nil) {
+    /// Records one event of `signal` (with `detail`, what `wait` reports of it, for messages and presence events),
+    /// wakes the waiters, and updates the connection state if it changed.
+    func record(_ signal: Signal, connection: String? = nil, detail: String? = nil) {
         self.fields.withLock { fields in
             fields.seen[signal, default: 0] += 1
             if let connection { fields.connection = connection }
+            if let detail {
+                fields.unreported[signal, default: []].append(Arrival(detail: detail, at: Date()))
+                if fields.unreported[signal, default: []].count > Self.waitingLimit {
+                    fields.unreported[signal]?.removeFirst()
+                }
+            }
             self.fields.broadcast()
         }
     }
@@ -65,17 +82,16 @@ final class ConsoleState: Sendable {
         }
     }
 
-    /// Waits for one event of `signal` that no earlier `take` returned (the console's `wait` command): true when one
-    /// arrived before the deadline.
-    func take(_ signal: Signal, timeout: Double) -> Bool {
+    /// The oldest event of `signal` that no earlier `take` returned — one that arrived before the call, or the next
+    /// one within `timeout` seconds (the console's `wait` command); nil when none came.
+    func take(_ signal: Signal, timeout: Double) -> Arrival? {
         let deadline = Date(timeIntervalSinceNow: timeout)
-        return self.fields.wait { fields, wake in
-            if wake == .timedOut { return .done(false) }
-            guard fields.seen[signal, default: 0] > fields.consumed[signal, default: 0] else {
-                return .waitUntil(deadline)
+        return self.fields.wait { fields, wake -> MonitorStep<Arrival?> in
+            if let first = fields.unreported[signal]?.first {
+                fields.unreported[signal]?.removeFirst()
+                return .done(first)
             }
-            fields.consumed[signal, default: 0] += 1
-            return .done(true)
+            return wake == .timedOut ? .done(nil) : .waitUntil(deadline)
         }
     }
 

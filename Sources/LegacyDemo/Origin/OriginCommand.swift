@@ -40,44 +40,16 @@ enum OriginCommand {
         """
 
     static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
-        let options = try Options(
-            arguments,
-            valueFlags: [
-                "--host", "--port", "--publish-key", "--subscribe-key", "--secret-key", "--long-poll-timeout",
-            ],
-            repeatableFlags: ["--fault"],
-            switchFlags: ["--verbose", "--control-stdin"]
-        )
-        var configuration = LocalOrigin.Configuration()
-        configuration.host = options.string("--host") ?? "127.0.0.1"
-        configuration.port = try options.port("--port", default: 8090)
-        configuration.longPollTimeout = try options.seconds("--long-poll-timeout", default: 280)
-        if let key = options.string("--publish-key") { configuration.publishKeys = [key] }
-        if let key = options.string("--subscribe-key") { configuration.subscribeKeys = [key] }
-        if let key = options.string("--secret-key") {
-            guard !key.isEmpty else { throw UsageError(message: "--secret-key must not be empty") }
-            guard configuration.publishKeys != nil else {
-                throw UsageError(message: "--secret-key needs --publish-key (the key set's publish key is signed)")
-            }
-            configuration.secretKey = key
-        }
-        var specs: [OriginFaultSpec] = []
-        for text in options.strings("--fault") {
-            do {
-                specs.append(try OriginFaultSpec(parsing: text))
-            } catch {
-                throw UsageError(message: "--fault \(text): \(error)")
-            }
-        }
+        let settings = try OriginSettings(arguments)
 
         let origin: LocalOrigin
         do {
-            origin = try LocalOrigin.start(configuration)
+            origin = try LocalOrigin.start(settings.configuration)
         } catch {
             complain("LegacyDemo origin: cannot start: \(error)")
             return 1
         }
-        for spec in specs {
+        for spec in settings.faults {
             do {
                 try origin.inject(spec.fault, on: spec.scope, count: spec.count)
             } catch {
@@ -86,7 +58,7 @@ enum OriginCommand {
                 return 1
             }
         }
-        if options.has("--verbose") {
+        if settings.verbose {
             origin.addRequestObserver { entry in
                 say("\(entry.status) \(entry.method) \(entry.redactedTarget)")
             }
@@ -94,7 +66,7 @@ enum OriginCommand {
         say("listening on \(origin.host):\(origin.port)")
         let termination = Termination()
         termination.routeSignals()
-        if options.has("--control-stdin") {
+        if settings.controlStdin {
             Self.startControlThread(origin, termination)
         }
         let reason = termination.wait()

@@ -30,6 +30,8 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
     private var skippedRounds = 0
     private var firstAcknowledged = false
     private var settled: (() -> Void)?
+    /// When `start` ran (uptime nanoseconds): the progress lines count from it.
+    private var started: UInt64 = 0
 
     init(settings: SoakSettings, output: SoakOutput) {
         self.settings = settings
@@ -58,9 +60,10 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
             self.output.essential("connecting to \(origin)\(secure ? " (TLS)" : "")")
             client.connect()
             client.subscribeOnChannels(self.channels)
-            if let interval = self.output.statusInterval {
-                self.repeatEvery(interval) { $0.showStatus() }
-            }
+            self.started = DispatchTime.now().uptimeNanoseconds
+            let interval = self.output.statusInterval
+            // The live line from the start; progress lines after each interval (the first one would say nothing).
+            self.repeatEvery(interval, startAfter: self.output.isTerminal ? 0 : interval) { $0.showStatus() }
             if let every = self.settings.backgroundEvery {
                 self.repeatEvery(every, startAfter: every) { $0.toggleBackground() }
             }
@@ -220,13 +223,26 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
     private func showStatus() {
         let tally = self.ledger.tally()
         let p50 = String(format: "%.1f", self.ledger.latency.percentile(0.5))
+        let p99 = String(format: "%.1f", self.ledger.latency.percentile(0.99))
+        let now = DispatchTime.now().uptimeNanoseconds
+        let lost = self.ledger.overdue(after: Self.overdueSeconds, now: now)
+        let elapsed = Int((Double(now &- self.started) / 1e9).rounded())
+        let memory = SoakCommand.residentKiB().map { String(format: ", RSS %.1f MiB", Double($0) / 1_024) } ?? ""
         self.output.status(
-            "\(self.connected ? "connected" : "NOT CONNECTED") | \(self.settings.channels.joined(separator: ","))"
+            live: "\(self.connected ? "connected" : "NOT CONNECTED") | \(self.settings.channels.joined(separator: ","))"
                 + " | sent \(tally.sent) received \(tally.received) in flight \(self.ledger.inFlight)"
                 + " failed \(tally.failed) corrupted \(tally.corrupted) duplicated \(tally.duplicated)"
-                + " | p50 \(p50) ms\(self.background ? " | background" : "")"
+                + " | p50 \(p50) ms\(self.background ? " | background" : "")",
+            progress: "\(elapsed) s: \(self.connected ? "connected" : "NOT CONNECTED"), sent \(tally.sent)"
+                + ", received \(tally.received), in flight \(self.ledger.inFlight), lost \(lost), failed \(tally.failed)"
+                + ", duplicated \(tally.duplicated), corrupted \(tally.corrupted), latency p50 \(p50) ms p99 \(p99) ms"
+                + memory + (self.background ? ", background" : "")
         )
     }
+
+    /// A message acknowledged but not arrived this long after its publish counts as lost in a progress line (the
+    /// end of the run waits as long for messages in flight).
+    static let overdueSeconds = 3.0
 
     private func checkSettled() {
         if self.ledger.inFlight == 0 { self.settled?() }

@@ -9,7 +9,7 @@ import PubNubLegacy
 enum SoakCommand {
     static let usage = """
           LegacyDemo soak [--channels a,b,c] [--idle SECONDS] [--duration SECONDS] [--show-all-logs]
-                          [--cipher-key K] [--background-every SECONDS]
+                          [--cipher-key K] [--background-every SECONDS] [--progress-every SECONDS]
                           [--origin HOST[:PORT] --publish-key K --subscribe-key K [--secure [--ca-file PATH]|--insecure]]
             Publishes numbered messages on every channel every --idle seconds (default 10) and matches what comes
             back. Without --origin it runs on an embedded local origin. Ends after --duration seconds or on
@@ -21,6 +21,9 @@ enum SoakCommand {
             --show-all-logs     log every message sent and received, not only the essential events
             --background-every  switch between foreground and background mode every SECONDS; in background
                                 mode a simulated moving position {"lat": …, "lng": …} goes to every channel
+            --progress-every    when stdout is not a terminal (a file, a pipe, a CI log), one line every
+                                SECONDS (default 10): sent, received, in flight, lost (acknowledged, not arrived
+                                3 s after publishing), failed, latency p50/p99, RSS
             --secure|--insecure TLS to --origin or not (default --secure)
             --ca-file PATH      with TLS: trust the CA certificates in this PEM file instead of the system's
                                 (SSL_CERT_FILE / SSL_CERT_DIR are honoured for the system's)
@@ -30,7 +33,7 @@ enum SoakCommand {
     private static let settlingSeconds = 60.0
 
     /// How long the end waits for messages in flight, and for the unsubscribe (whose leave gives up after 10 s).
-    private static let drainTimeout = 3.0
+    private static let drainTimeout = SoakClient.overdueSeconds
     private static let unsubscribeTimeout = 12.0
 
     static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
@@ -44,7 +47,7 @@ enum SoakCommand {
         minute.setEventHandler { rssAfterMinute.set(residentKiB()) }
         minute.resume()
         defer { minute.cancel() }
-        let output = SoakOutput(showAllLogs: settings.showAllLogs)
+        let output = SoakOutput(showAllLogs: settings.showAllLogs, progressEvery: settings.progressEvery)
         let termination = Termination()
         termination.routeSignals()
 

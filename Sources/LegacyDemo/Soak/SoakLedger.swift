@@ -112,6 +112,16 @@ struct SoakLedger {
         return .intact(sequence: sequence, latencyMs: latencyMs)
     }
 
+    /// Acknowledged messages that have not arrived `seconds` after their publish (at `now`): what the report would
+    /// count as lost if the run ended now, for the progress lines. Looks only at messages still in flight.
+    func overdue(after seconds: Double, now: UInt64) -> Int {
+        let limit = UInt64(seconds * 1e9)
+        return self.details.reduce(0) { count, entry in
+            let acknowledged = self.states[entry.key] & 3 == Self.acknowledged
+            return count + (acknowledged && now &- entry.value.sentAt > limit ? 1 : 0)
+        }
+    }
+
     /// Counts every message by its outcome.
     func tally() -> Tally {
         var tally = Tally()

@@ -2,7 +2,8 @@ import Foundation
 import PlatformSupport
 
 /// The soak's stdout: time-stamped log lines and, on a terminal, one status line kept at the bottom and redrawn in
-/// place; elsewhere the status goes out as plain periodic lines, and only with `--show-all-logs`.
+/// place; elsewhere (a file, a pipe, a CI log) one `progress` line every `--progress-every` seconds, so a log shows
+/// the run is alive and how it goes.
 final class SoakOutput: Sendable {
     private struct Screen {
         var statusShown = false
@@ -16,16 +17,17 @@ final class SoakOutput: Sendable {
     private let screen = Locked(Screen())
     let showAllLogs: Bool
     let isTerminal: Bool
+    private let progressEvery: Double
 
-    init(showAllLogs: Bool) {
+    init(showAllLogs: Bool, progressEvery: Double, isTerminal: Bool = isatty(STDOUT_FILENO) != 0) {
         self.showAllLogs = showAllLogs
-        self.isTerminal = isatty(STDOUT_FILENO) != 0
+        self.progressEvery = progressEvery
+        self.isTerminal = isTerminal
     }
 
-    /// Seconds between status updates, or nil when no status is shown.
-    var statusInterval: Double? {
-        if self.isTerminal { return 0.5 }
-        return self.showAllLogs ? 2 : nil
+    /// Seconds between status updates: the live line on a terminal, the progress lines elsewhere.
+    var statusInterval: Double {
+        self.isTerminal ? 0.5 : self.progressEvery
     }
 
     /// An essential event: always shown.
@@ -36,9 +38,9 @@ final class SoakOutput: Sendable {
         if self.showAllLogs { self.write("\(Self.stamp()) \(line)", isStatus: false) }
     }
 
-    /// Shows the status line.
-    func status(_ line: String) {
-        self.write(self.isTerminal ? line : "\(Self.stamp()) status \(line)", isStatus: true)
+    /// Shows the status: `live` as the line at the bottom of a terminal, else `progress` as a plain log line.
+    func status(live: String, progress: String) {
+        self.write(self.isTerminal ? live : "\(Self.stamp()) progress \(progress)", isStatus: true)
     }
 
     /// A line of the final report; the status line, if shown, is left above it.

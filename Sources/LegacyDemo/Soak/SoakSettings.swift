@@ -18,6 +18,8 @@ struct SoakSettings {
     var showAllLogs: Bool
     var cipherKey: String?
     var backgroundEvery: Double?
+    /// Seconds between the progress lines written when stdout is not a terminal.
+    var progressEvery: Double
     var remote: RemoteOrigin?
 
     init(_ arguments: ArraySlice<String>) throws {
@@ -25,7 +27,7 @@ struct SoakSettings {
             arguments,
             valueFlags: [
                 "--channels", "--idle", "--duration", "--cipher-key", "--background-every", "--origin",
-                "--publish-key", "--subscribe-key", "--ca-file",
+                "--publish-key", "--subscribe-key", "--ca-file", "--progress-every",
             ],
             switchFlags: ["--show-all-logs", "--secure", "--insecure"]
         )
@@ -44,6 +46,8 @@ struct SoakSettings {
             guard every > 0 else { throw UsageError(message: "--background-every must be more than 0 seconds") }
             self.backgroundEvery = every
         }
+        self.progressEvery = try options.seconds("--progress-every", default: 10)
+        guard self.progressEvery > 0 else { throw UsageError(message: "--progress-every must be more than 0 seconds") }
         if options.has("--secure") && options.has("--insecure") {
             throw UsageError(message: "--secure and --insecure exclude each other")
         }

@@ -29,7 +29,7 @@ extension ClientEngine {
                 self.updateSnapshot()
             }
             let blockOnly: (Int) -> Void = { code in
-                let error = PNError(code: code)
+                let error = self.connectionError(code)
                 if let failure {
                     self.dispatcher.deliverBlock(DeliveryBlock { failure.block(error) })
                 }
@@ -88,14 +88,14 @@ extension ClientEngine {
             case .deferConnect(let work):
                 // T3 → T4: block-only 102; the client connects on its own once a probe succeeds.
                 if let failure = work.failure {
-                    let error = PNError(code: kPNClientConnectionFailedOnInternetFailureError)
+                    let error = self.connectionError(kPNClientConnectionFailedOnInternetFailureError)
                     self.dispatcher.deliverBlock(DeliveryBlock { failure.block(error) })
                 }
                 self.finish(work.operation)
             case .beginNetworkLoss:
                 self.beginNetworkLoss()
             case .finishNetworkLoss:
-                let error = PNError(code: kPNClientConnectionClosedOnInternetFailureError)
+                let error = self.connectionError(kPNClientConnectionClosedOnInternetFailureError)
                 self.emit(.didDisconnectWithError(origin: self.settings?.origin ?? "", error))
             case .askReconnect:
                 self.askReconnect()
@@ -128,12 +128,15 @@ extension ClientEngine {
             )
         }
         self.connectAttemptTimer = self.schedule(after: self.timings.connectAttemptTimeout) {
+            // Remembered first: the cancelled task's completion must not be taken for the cause.
+            self.security.attemptTimedOut()
             self.connectAttemptTask?.cancel()
             conclude.fire((false, true, true))
         }
         self.connectAttemptTask = self.send(.time, lane: self.serviceLane, timeout: self.timings.connectAttemptTimeout)
         {
             result in
+            if case .failure(.cancelled) = result { return }
             if case .failure(let failure) = result {
                 let from = self.security.level
                 if let lower = self.security.attemptFailed(failure, settings: self.settings) {
@@ -156,6 +159,7 @@ extension ClientEngine {
                 conclude.fire((false, true, true))
             case .success(let response):
                 let ok = (try? ResponseParser.time(response).get()) != nil
+                if !ok { _ = self.security.attemptFailed(Self.notATimeToken(response), settings: self.settings) }
                 conclude.fire((ok, !ok, true))
             }
         }
@@ -196,14 +200,45 @@ extension ClientEngine {
                 timeoutMessage: nil
             )
         case .none, .some(.cancelled), .some(.timedOut), .some(.network):
-            error = PNError(code: kPNClientConnectionFailedOnInternetFailureError)
+            error = PNError.connection(
+                code: kPNClientConnectionFailedOnInternetFailureError,
+                cause: reported,
+                origin: self.settings?.origin ?? "",
+                timeout: self.timings.connectAttemptTimeout
+            )
         }
+        PNLogger.log(
+            .PNLogConnectionLayerErrorLevel,
+            self,
+            "cannot connect to \(self.settings?.origin ?? "-"): \(error.code) \(error.localizedDescription); "
+                + error.localizedFailureReason
+        )
         let failure = work?.failure
         self.emit(.connectionDidFail(error), completion: failure.map { box in DeliveryBlock { box.block(error) } })
         if clearsSubscription {
             self.loop.removeAll()
         }
         if let work { self.finish(work.operation) }
+    }
+
+    /// A 102 or 103 error that names what the last probe met (DNS, refused, timeout…), when it met something.
+    func connectionError(_ code: Int) -> PNError {
+        PNError.connection(
+            code: code,
+            cause: self.lastProbeFailure,
+            origin: self.settings?.origin ?? "",
+            timeout: self.timings.probeTimeout
+        )
+    }
+
+    /// The cause recorded for a connect attempt whose answer is not a time token: something answered HTTP on the
+    /// origin's address, but not PubNub.
+    static func notATimeToken(_ response: TransportResponse) -> TransportFailure {
+        .network(
+            code: NSURLErrorBadServerResponse,
+            description: "The origin answered the time request with HTTP \(response.status) and a body that is "
+                + "not a PubNub time token."
+        )
     }
 
     /// Finishes the operation carrying the connect, hard reset or restore, if the connection machine still holds

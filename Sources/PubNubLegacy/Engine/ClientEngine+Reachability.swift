@@ -42,6 +42,7 @@ extension ClientEngine {
         let conclude = self.oneShot(
             timeout: self.timings.probeTimeout,
             timedOut: {
+                self.lastProbeFailure = .timedOut
                 task?.cancel()
                 return false
             }
@@ -54,10 +55,15 @@ extension ClientEngine {
             case .failure(.tls):
                 // The origin answered; only its TLS failed. The connect attempt reports (or downgrades) that.
                 conclude.fire(true)
-            case .failure:
+            case .failure(.cancelled):
+                conclude.fire(false)
+            case .failure(let failure):
+                self.lastProbeFailure = failure
                 conclude.fire(false)
             case .success(let response):
-                conclude.fire((try? ResponseParser.time(response).get()) != nil)
+                let answered = (try? ResponseParser.time(response).get()) != nil
+                self.lastProbeFailure = answered ? nil : Self.notATimeToken(response)
+                conclude.fire(answered)
             }
         }
     }
@@ -105,7 +111,7 @@ extension ClientEngine {
     func beginNetworkLoss() {
         self.holdingOperations {
             self.abortCurrent(code: kPNRequestExecutionFailedOnInternetFailureError)
-            self.emit(.willDisconnectWithError(PNError(code: kPNClientConnectionClosedOnInternetFailureError)))
+            self.emit(.willDisconnectWithError(self.connectionError(kPNClientConnectionClosedOnInternetFailureError)))
             self.loop.connectionLost()
             self.stopBackgroundTimers()
             self.recovery.connectionDropped()

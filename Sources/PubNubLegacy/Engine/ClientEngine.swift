@@ -83,6 +83,9 @@ final class ClientEngine: @unchecked Sendable {
     var probeTimer: (any EngineTimer)?
     /// Probe in flight, the loop's pending check and recovery (docs/BEHAVIOR.md §2.2, §3.8).
     var recovery = RecoveryMachine()
+    /// What the last reachability probe met (nil once one was answered): the cause a 102 without a connect
+    /// attempt, or a 103, names.
+    var lastProbeFailure: TransportFailure?
     var connectAttemptTimer: (any EngineTimer)?
     var connectAttemptTask: (any TransportTask)?
     var heartbeatTimer: (any EngineTimer)?

@@ -95,6 +95,12 @@ struct SecurityLadder: Equatable {
         return lower
     }
 
+    /// The connect attempt got no answer within its time: that is the cause to report unless a later attempt
+    /// fails otherwise (the cancelled request's own outcome is not a cause).
+    mutating func attemptTimedOut() {
+        self.lastFailure = .timedOut
+    }
+
     /// The connect failed for good: the failure to report and forget. nil, or a network-class failure, means the
     /// network condition (102); a TLS, other or oversized-response failure is reported as the transport's own error.
     mutating func takeLastFailure() -> TransportFailure? {

@@ -67,10 +67,25 @@ public enum PNLogger {
         self.state.withLock { $0.sink = sink }
     }
 
-    /// Formats and delivers one line when `level` is enabled and a sink is installed; `message` is not
-    /// evaluated otherwise. `sender` (nil for none) names the line's origin as 3.4 did: its type and, for an
-    /// object, its address.
+    /// Formats and delivers one line of the package's own when `level` is enabled and a sink is installed;
+    /// `message` is not evaluated otherwise. `sender` (nil for none) names the line's origin as 3.4 did: its type
+    /// and, for an object, its address. A space follows the level's tag (`{INFO} connection …`): 3.4's own
+    /// messages began with a bracket (`{INFO}[CONNECTION::…]`), the package's begin with a word.
     static func log(_ level: PNLogLevels, _ sender: Any?, _ message: @autoclosure () -> String) {
+        self.write(level, sender, separator: level.tag.isEmpty ? "" : " ", message())
+    }
+
+    /// Delivers one line as 3.4's `PNLog` wrote it: the app's text right after the level's tag.
+    static func logVerbatim(_ level: PNLogLevels, _ sender: Any?, _ message: @autoclosure () -> String) {
+        self.write(level, sender, separator: "", message())
+    }
+
+    private static func write(
+        _ level: PNLogLevels,
+        _ sender: Any?,
+        separator: String,
+        _ message: @autoclosure () -> String
+    ) {
         #if !PUBNUB_DISABLE_LOGGER
         let sink: Sink? = self.state.withLock { $0.enabled.contains(level) ? $0.sink : nil }
         guard let sink else {
@@ -84,7 +99,7 @@ public enum PNLogger {
                 line = "\(type(of: sender)) "
             }
         }
-        line += level.tag + message()
+        line += level.tag + separator + message()
         sink(level, line)
         #endif
     }
@@ -101,7 +116,7 @@ public enum PNLogger {
 /// not evaluate anything either when its category was compiled out); the arguments themselves are evaluated by
 /// Swift before the call. Logging is synchronous, on the calling thread.
 public func PNLog(_ level: PNLogLevels, _ sender: Any?, _ format: @autoclosure () -> String, _ arguments: Any?...) {
-    PNLogger.log(level, sender, formatLogMessage(format(), arguments))
+    PNLogger.logVerbatim(level, sender, formatLogMessage(format(), arguments))
 }
 
 // MARK: - 3.4 switch names

@@ -37,13 +37,16 @@ public final class PNError: NSError, @unchecked Sendable {
     ///   - domain: nil picks the 3.4 domain for `code`.
     ///   - message: the description; nil uses the 3.4 text for `code`.
     ///   - failureReason: replaces the 3.4 reason text, to say precisely what failed (e.g. which configuration
-    ///     field is empty).
+    ///     field is empty, or the transport's cause of a connection failure).
+    ///   - recoverySuggestion: replaces the 3.4 suggestion (or the generic one outside the PubNub domains) where
+    ///     a specific one is known.
     ///   - category: nil derives it from `code`.
     init(
         domain: String?,
         code: Int,
         message: String?,
         failureReason: String?,
+        recoverySuggestion: String? = nil,
         category: PNErrorCategory?,
         associatedObject: Any?,
         underlyingError: (any Error)?
@@ -57,7 +60,8 @@ public final class PNError: NSError, @unchecked Sendable {
             code: code,
             isPubNubDomain: isPubNubDomain,
             message: message,
-            failureReason: failureReason
+            failureReason: failureReason,
+            recoverySuggestion: recoverySuggestion
         )
         var info: [String: Any] = [
             NSLocalizedDescriptionKey: texts.description,
@@ -227,7 +231,8 @@ public final class PNError: NSError, @unchecked Sendable {
         code: Int,
         isPubNubDomain: Bool,
         message: String?,
-        failureReason: String?
+        failureReason: String?,
+        recoverySuggestion: String?
     ) -> (description: String, reason: String, suggestion: String) {
         let description =
             message ?? (isPubNubDomain ? PNError.defaultDescription(forCode: code) : PNError.unknownDescription)
@@ -235,7 +240,8 @@ public final class PNError: NSError, @unchecked Sendable {
             failureReason
             ?? (isPubNubDomain ? PNError.defaultFailureReason(forCode: code) : PNError.unknownFailureReason)
         let suggestion =
-            isPubNubDomain ? PNError.defaultRecoverySuggestion(forCode: code) : PNError.unknownRecoverySuggestion
+            recoverySuggestion
+            ?? (isPubNubDomain ? PNError.defaultRecoverySuggestion(forCode: code) : PNError.unknownRecoverySuggestion)
         return (description, reason, suggestion)
     }
 }

@@ -97,7 +97,7 @@ final class RoutingTransport: HTTPTransport {
 final class TLSFallbackNotice: Sendable {
     /// The process's notice, used by every client's lanes.
     static let shared = TLSFallbackNotice { reason in
-        PNLog(
+        PNLogger.log(
             .PNLogConnectionLayerErrorLevel,
             nil,
             "OpenSSL is not usable (\(reason)); https requests go through URLSession, which cannot use "

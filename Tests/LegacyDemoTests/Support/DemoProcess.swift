@@ -107,6 +107,9 @@ final class DemoProcess: @unchecked Sendable {
         thread.start()
     }
 
+    /// The process's id, for what only the system can say about it (its memory in /proc).
+    var processIdentifier: Int32 { self.process.processIdentifier }
+
     /// Everything written to stdout so far.
     var output: String {
         self.collected.withLock { String(decoding: $0.stdout, as: UTF8.self) }

@@ -49,12 +49,12 @@ final class SocketConnection: @unchecked Sendable {
         let addresses: [POSIXSocket.Address]
         switch POSIXSocket.resolve(host: target.host, port: target.port) {
         case .success(let resolved): addresses = resolved
-        case .failure: return .failure(SocketFailure.cannotFindHost)
+        case .failure(let error): return .failure(SocketFailure.cannotFindHost(target.host, reason: error.reason))
         }
-        var failure = SocketFailure.cannotConnect
+        var failure = SocketFailure.cannotConnect(target.host, port: target.port, errno: EHOSTUNREACH)
         for address in addresses {
             if task.isFinished { return .failure(.cancelled) }
-            switch self.connect(to: address, timeout: timeout, task: task) {
+            switch self.connect(to: address, of: target, timeout: timeout, task: task) {
             case .success(let fd):
                 guard target.secure else {
                     return .success(SocketConnection(stream: PlainStream(descriptor: fd), poolKey: task.poolKey))
@@ -104,18 +104,21 @@ final class SocketConnection: @unchecked Sendable {
         return handshake.map { SocketConnection(stream: $0, poolKey: task.poolKey) }
     }
 
+    /// Connects to `address`, one of `target`'s, which the failure names.
     private static func connect(
         to address: POSIXSocket.Address,
+        of target: HTTPTarget,
         timeout: TimeInterval,
         task: SocketTask
     ) -> Result<Int32, TransportFailure> {
+        let failed = { (code: Int32) in SocketFailure.cannotConnect(target.host, port: target.port, errno: code) }
         let fd = POSIXSocket.open(address)
-        guard fd >= 0 else { return .failure(SocketFailure.cannotConnect) }
+        guard fd >= 0 else { return .failure(failed(POSIXSocket.lastError)) }
         let started = POSIXSocket.startConnect(fd, to: address)
         if started == 0 { return .success(fd) }
         guard started == EINPROGRESS else {
             POSIXSocket.closeDescriptor(fd)
-            return .failure(SocketFailure.cannotConnect)
+            return .failure(failed(started))
         }
         let deadline = DispatchTime.now().uptimeNanoseconds &+ SocketConnection.nanoseconds(timeout)
         while true {
@@ -134,7 +137,7 @@ final class SocketConnection: @unchecked Sendable {
             let code = events < 0 ? POSIXSocket.lastError : POSIXSocket.connectError(fd)
             if code == 0 { return .success(fd) }
             POSIXSocket.closeDescriptor(fd)
-            return .failure(SocketFailure.cannotConnect)
+            return .failure(failed(code))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -7,16 +8,30 @@ import FoundationNetworking
 /// The failures `SocketTransport` reports, with the NSURLError codes and texts `URLSessionTransport` reports for the
 /// same situation, so the engine's error mapping (`PNError.fromTransport`) sees no difference between the two.
 enum SocketFailure {
-    /// Name resolution failed.
-    static let cannotFindHost = TransportFailure.network(
-        code: NSURLErrorCannotFindHost,
-        description: "A server with the specified hostname could not be found."
-    )
-    /// Every address refused or was unreachable.
-    static let cannotConnect = TransportFailure.network(
-        code: NSURLErrorCannotConnectToHost,
-        description: "Could not connect to the server."
-    )
+    /// Name resolution of `host` failed; `reason` is the resolver's text (`gai_strerror`).
+    static func cannotFindHost(_ host: String, reason: String) -> TransportFailure {
+        .network(
+            code: NSURLErrorCannotFindHost,
+            description: "The name \(host) could not be resolved (DNS: \(reason))."
+        )
+    }
+
+    /// Connecting to `host`:`port` failed with `errno` `code` (the last address tried, when there were several):
+    /// refused — nothing listens there —, unreachable, or another system error, each said as such.
+    static func cannotConnect(_ host: String, port: UInt16, errno code: Int32) -> TransportFailure {
+        let place = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let what: String
+        switch code {
+        case ECONNREFUSED:
+            what = "\(place) refused the connection (nothing accepts connections on that port)"
+        case ENETUNREACH, EHOSTUNREACH:
+            what = "\(place) cannot be reached (\(POSIXSocket.describe(code)))"
+        default:
+            what = "Could not connect to \(place) (\(POSIXSocket.describe(code)))"
+        }
+        return .network(code: NSURLErrorCannotConnectToHost, description: what + ".")
+    }
+
     /// Reset, broken pipe, or end of stream before the response was complete.
     static let connectionLost = TransportFailure.network(
         code: NSURLErrorNetworkConnectionLost,
