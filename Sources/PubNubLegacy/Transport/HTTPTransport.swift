@@ -104,3 +104,14 @@ extension HTTPTransport {
     /// Transports validate every certificate unless they say otherwise.
     var canRelaxCertificateValidation: Bool { false }
 }
+
+/// Where a transport reports an outcome it does not report from its own thread (a cancellation, a request refused
+/// before it started, a socket task finished from another thread): one serial queue of the package's own. Not
+/// `DispatchQueue.global()`: on Linux its threads are capped at the core count, and an app or a test that blocks them
+/// (a semaphore wait in a global-queue block) held every such report back until they were freed — a whole-suite run
+/// on 2 cores saw an invalidated transport's cancellation reported after more than 60 s. A serial queue gets a thread
+/// of its own when it has work. The completions it runs only hand the outcome on (to the engine's queue).
+enum TransportReports {
+    /// The queue transports report on; completions run on it one at a time, in the order they were reported.
+    static let queue = DispatchQueue(label: "com.pubnub.legacy.transport.reports")
+}

@@ -69,7 +69,7 @@ final class RoutingTransport: HTTPTransport {
             return session
         }
         guard let session else {
-            DispatchQueue.global().async { completion(.failure(.cancelled)) }
+            TransportReports.queue.async { completion(.failure(.cancelled)) }
             return CancelledTask()
         }
         return session.send(request, completion: completion)

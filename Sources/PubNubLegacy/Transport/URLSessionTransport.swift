@@ -98,7 +98,7 @@ final class URLSessionTransport: HTTPTransport {
                 "anchorCertificatesFile and pinnedPublicKeyHashes need the package's own TLS (OpenSSL on Linux) or "
                     + "the Security framework; URLSession cannot enforce them here"
             )
-            DispatchQueue.global().async { completion(.failure(failure)) }
+            TransportReports.queue.async { completion(.failure(failure)) }
             return SessionTask(task: nil)
         }
         // The package judges the server of this request (relaxed, own anchors, pins): see `SessionTrust`.
@@ -155,7 +155,7 @@ final class URLSessionTransport: HTTPTransport {
             return task
         }
         guard let task else {
-            DispatchQueue.global().async { completion(.failure(.cancelled)) }
+            TransportReports.queue.async { completion(.failure(.cancelled)) }
             return SessionTask(task: nil)
         }
         return SessionTask(task: task)

@@ -94,7 +94,7 @@ final class SocketTask: TransportTask, @unchecked Sendable {
         let completion = self.completion
         let scheduledReports = self.scheduledReports
         scheduledReports.withLock { $0 += 1 }
-        DispatchQueue.global().async {
+        TransportReports.queue.async {
             completion(result)
             scheduledReports.withLock { $0 -= 1 }
         }
