@@ -80,12 +80,19 @@ struct ToolRun {
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        // Both pipes are drained on their own threads so a full pipe can never block the process.
+        // Both pipes are drained on threads of their own so a full pipe can never block the process. Not on
+        // DispatchQueue.global(): on Linux its threads are capped at the core count, and two reads that last as long
+        // as a swiftc run held every global-queue block of the other tests in this process back.
         let group = DispatchGroup()
         let stdout = Collected()
         let stderr = Collected()
-        DispatchQueue.global().async(group: group) { stdout.data = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { stderr.data = err.fileHandleForReading.readDataToEndOfFile() }
+        for (pipe, collected) in [(out, stdout), (err, stderr)] {
+            group.enter()
+            Thread {
+                collected.data = pipe.fileHandleForReading.readDataToEndOfFile()
+                group.leave()
+            }.start()
+        }
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
             _ = exited.wait(timeout: .now() + 5)
