@@ -20,12 +20,13 @@ import PlatformSupport
 /// A cancelled request completes with `.cancelled` at once; if it was written, its answer is read and dropped so the
 /// others stay matched. Completions run exactly once, never inside `send` and never under a lock: on the reader
 /// thread (answers and failures of written requests), the writer thread (a connection that could not be opened) or
-/// a global queue (cancellations).
+/// `TransportReports.queue` (cancellations).
 final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
     // @unchecked: every `var` in each `Line` is read and written only inside `monitor`'s lock (as the `State` is).
 
-    /// How long the writer waits for another request before its thread ends (and the idle connection is closed).
-    static let writerLinger: TimeInterval = 5
+    /// How long the writer waits for another request before its thread ends (and its line is retired), unless
+    /// `init` is given another.
+    static let defaultWriterLinger: TimeInterval = 5
     /// Longest single wait of the reader while nothing is outstanding, so a retired line's reader ends soon.
     private static let idleSliceMilliseconds: Int32 = 1_000
 
@@ -49,17 +50,31 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
         var invalidated = false
         var pending: [SocketTask] = []
         var writerRunning = false
+        /// The line new requests are written on.
         var line: Line?
+        /// Every line whose reader has not ended, `line` and retired ones still awaiting answers alike: what
+        /// `invalidate()` cancels.
+        var reading: [Line] = []
     }
 
     private let label: String
+    private let writerLinger: TimeInterval
     private let monitor = Monitor(State())
-    /// Cancellation reports handed to a global queue and not yet delivered (`SocketTask`).
+    /// Cancellation reports handed to `TransportReports.queue` and not yet delivered (`SocketTask`).
     private let scheduledReports = Locked(0)
 
-    /// - Parameter label: Names the threads, for debugging.
-    init(label: String) {
+    /// - Parameters:
+    ///   - label: Names the threads, for debugging.
+    ///   - writerLinger: How long the writer waits for another request before its thread ends and its line is
+    ///     retired (the line's reader goes on until the answers of what was written on it are in).
+    init(label: String, writerLinger: TimeInterval = PipelinedTransport.defaultWriterLinger) {
         self.label = label
+        self.writerLinger = writerLinger
+    }
+
+    /// True while the writer thread runs, for tests.
+    var isWriterRunning: Bool {
+        self.monitor.withLock { $0.writerRunning }
     }
 
     @discardableResult
@@ -110,12 +125,15 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
             let pending = state.pending
             state.pending = []
             var written: [SocketTask] = []
-            if let line = state.line {
+            // The current line and every retired one still awaiting answers: a line the writer left (it lingered
+            // out, or moved to another origin) keeps its written requests until their answers come.
+            for line in state.reading {
                 // Taken out under the lock, so the reader (woken below) cannot report them as lost first.
-                written = line.written
+                written += line.written
                 line.written = []
                 line.retired = true
-                // Wakes the reader (it sees the end of the stream); the descriptor stays open until both threads left.
+                // Wakes the reader (it sees the end of the stream); the descriptor stays open until its reader left
+                // `reading`, which it does under this lock before it leaves the line.
                 POSIXSocket.shutdownBoth(line.connection.descriptor)
             }
             return (pending, written)
@@ -176,7 +194,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
             }
             // The linger starts again after every wake that found nothing to write.
             if wake != .timedOut && !state.invalidated {
-                return .waitUntil(Date(timeIntervalSinceNow: Self.writerLinger))
+                return .waitUntil(Date(timeIntervalSinceNow: self.writerLinger))
             }
             state.writerRunning = false
             if let line = state.line {
@@ -219,6 +237,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
             let kept = self.monitor.withLock { state -> Bool in
                 guard !state.invalidated else { return false }
                 state.line = line
+                state.reading.append(line)
                 return true
             }
             guard kept else {
@@ -269,7 +288,10 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
             return orphans
         }
         for task in orphans { task.finishOnWorker(.failure(failure)) }
-        self.monitor.withLock { _ in self.leaveLocked(line, writer: false) }
+        self.monitor.withLock { state in
+            state.reading.removeAll { $0 === line }
+            self.leaveLocked(line, writer: false)
+        }
     }
 
     /// Completes written requests with their answers until the connection ends; returns why it ended (the failure

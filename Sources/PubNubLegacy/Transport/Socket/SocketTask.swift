@@ -5,9 +5,8 @@ import PlatformSupport
 /// One request of a `SocketTransport`, from `send` to its one completion.
 ///
 /// The completion is called exactly once, never inside `send`: on the thread of the worker that carried the request
-/// out, or asynchronously on a global queue after `cancel()` / the transport's `invalidate()` — whichever comes
-/// first. A worker that finishes after a
-/// cancel finds the task finished and drops its outcome.
+/// out, or asynchronously on `TransportReports.queue` after `cancel()` / the transport's `invalidate()` — whichever
+/// comes first. A worker that finishes after a cancel finds the task finished and drops its outcome.
 // @unchecked: the mutable part is `state`, a `Locked` box; `request` and `completion` are immutable.
 final class SocketTask: TransportTask, @unchecked Sendable {
     private struct State {
@@ -26,8 +25,8 @@ final class SocketTask: TransportTask, @unchecked Sendable {
     let poolKey: String
     private let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     private let state = Locked(State())
-    /// The transport's count of reports handed to a global queue whose completion has not returned yet (shared by
-    /// all its tasks), so a test can wait until no late report can still arrive.
+    /// The transport's count of reports handed to `TransportReports.queue` whose completion has not returned yet
+    /// (shared by all its tasks), so a test can wait until no late report can still arrive.
     private let scheduledReports: Locked<Int>
 
     init(

@@ -26,11 +26,12 @@ import PlatformSupport
 /// trust store (which honours `SSL_CERT_FILE` / `SSL_CERT_DIR`) or the request's anchors file, then the request's
 /// pins are checked. A request marked `relaxedCertificateValidation` skips verification (pins still apply). A
 /// handshake or certificate failure is a `.tls` failure (`SocketFailure.tlsHandshakeFailed`, and
-/// `TrustEvaluation`'s refusals and pin failures); a failure after the handshake counts as a lost connection, as on a plain socket.
+/// `TrustEvaluation`'s refusals and pin failures); a failure after the handshake counts as a lost connection, as on a
+/// plain socket.
 ///
 /// Failures are the ones `URLSessionTransport` reports for the same situation (see `SocketFailure`). Completions run
 /// exactly once, never inside `send` and never under a lock: on the worker thread that carried the request out (so
-/// a completion must not block), or on a global queue for cancellations.
+/// a completion must not block), or on `TransportReports.queue` for cancellations.
 final class SocketTransport: HTTPTransport {
     /// How long a worker with nothing to do waits for a request before its thread ends.
     static let workerLinger: TimeInterval = 5
@@ -110,10 +111,10 @@ final class SocketTransport: HTTPTransport {
     }
 
     /// Places a report may still come from, for tests that check that nothing is reported again: requests waiting
-    /// for a worker, requests a worker holds (until it has returned from their completion), and reports handed to a
-    /// global queue (a cancellation's) whose completion has not returned yet. At 0, every completion this transport
-    /// will ever call for the requests sent so far has returned (unless `cancel()` or `invalidate()` is called while
-    /// it is read: those take a request out of the queue before scheduling its report).
+    /// for a worker, requests a worker holds (until it has returned from their completion), and reports handed to
+    /// `TransportReports.queue` (a cancellation's) whose completion has not returned yet. At 0, every completion this
+    /// transport will ever call for the requests sent so far has returned (unless `cancel()` or `invalidate()` is
+    /// called while it is read: those take a request out of the queue before scheduling its report).
     var outstandingReportCount: Int {
         self.pool.outstandingReportCount
     }
@@ -153,7 +154,8 @@ final class SocketPool: Sendable {
     let reusesConnections: Bool
     /// The TLS contexts of `https` connections; nil without OpenSSL.
     let contexts: TLSContextCache?
-    /// Reports of this pool's tasks handed to a global queue whose completion has not returned (`SocketTask`).
+    /// Reports of this pool's tasks handed to `TransportReports.queue` whose completion has not returned
+    /// (`SocketTask`).
     let scheduledReports = Locked(0)
     private let monitor = Monitor(State())
 

@@ -177,6 +177,32 @@ import Testing
         #expect(try Self.body(log, 2)?.get() == "answer:/r2")
     }
 
+    /// A writer that lingers out retires its line while an answer is still due there: the line is no longer the one
+    /// new requests go on, but `invalidate()` still cancels what waits on it (it once did not, and the request hung
+    /// until its own timeout when a loaded test invalidated more than the linger after the write).
+    @Test func invalidateCancelsWhatWaitsOnALineTheWriterLeft() async throws {
+        let transport = PipelinedTransport(label: "test", writerLinger: 0.05)
+        let log = CompletionLog()
+        let ended = Locked(false)
+        let server = try RawHTTPServer { _ in
+            // Held until the test lets go; at the deadline the handler answers anyway.
+            try? eventuallyBlocking("the test to end", within: 120) { ended.current }
+            return .hangUp
+        }
+        defer {
+            ended.set(true)
+            server.stop()
+        }
+        transport.send(Self.get(server, "/held", timeout: 120), completion: log.completion(0))
+        try await eventually("server.requests.count >= 1", within: 60) { server.requests.count >= 1 }
+        try await eventually("the writer lingered out", within: 60) { !transport.isWriterRunning }
+        #expect(log.reported == 0)
+        transport.invalidate()
+        try await log.waitFor(1, within: 60)
+        #expect(log.results(0).count == 1)
+        #expect(log.results(0).first.map { if case .failure(.cancelled) = $0 { true } else { false } } == true)
+    }
+
     @Test func httpsIsRefusedAndInvalidateCancelsWhatIsOutstanding() async throws {
         let transport = PipelinedTransport(label: "test")
         let log = CompletionLog()
