@@ -17,6 +17,8 @@ import re
 import sys
 from pathlib import Path
 
+import generated_file
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # (module, article file name, document, heading of the section, title). The heading is matched exactly, without
@@ -291,14 +293,16 @@ def stale(root=ROOT):
     files = generated(root)
     problems = []
     for path, text in files.items():
-        if not path.exists():
-            problems.append(f"{path.relative_to(root)} is missing")
-        elif path.read_text(encoding="utf-8") != text:
-            problems.append(f"{path.relative_to(root)} is out of date")
+        problem = generated_file.problem(path, text, root, "Scripts/docc-articles.py")
+        if problem:
+            problems.append(problem)
     for folder in {path.parent for path in files}:
         for existing in folder.glob("*") if folder.exists() else []:
             if existing not in files:
-                problems.append(f"{existing.relative_to(root)} is not generated (the Generated folders hold only what this script writes)")
+                problems.append(
+                    f"{existing.relative_to(root)} is not generated (the Generated folders hold only what this"
+                    " script writes): run Scripts/docc-articles.py"
+                )
     return problems
 
 
@@ -308,12 +312,8 @@ def main():
     args = parser.parse_args()
     try:
         if args.check:
-            problems = stale()
-            for problem in problems:
-                print(f"docc-articles: {problem}: run Scripts/docc-articles.py", file=sys.stderr)
-            if not problems:
-                print(f"docc-articles: {len(generated())} generated files up to date")
-            return 1 if problems else 0
+            up_to_date = f"{len(generated())} generated files up to date"
+            return generated_file.check_status(stale(), up_to_date, prefix="docc-articles: ")
         files = generated()
         for folder in {path.parent for path in files}:
             folder.mkdir(parents=True, exist_ok=True)

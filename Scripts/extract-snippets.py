@@ -29,6 +29,8 @@ import re
 import sys
 from pathlib import Path
 
+import generated_file
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = ["README.md", "MIGRATION.md"]
 OUTPUT = ROOT / "Tests" / "SnippetTests" / "Snippets.generated.swift"
@@ -236,13 +238,7 @@ def generated_text(root=ROOT):
 
 def check(root=ROOT):
     """None when the generated file is up to date, else a message saying what to do."""
-    expected = generated_text(root)
-    output = root / OUTPUT.relative_to(ROOT)
-    current = output.read_text(encoding="utf-8") if output.exists() else None
-    if current == expected:
-        return None
-    state = "missing" if current is None else "out of date"
-    return f"{output.relative_to(root)} is {state}: run Scripts/extract-snippets.py"
+    return generated_file.problem(root / OUTPUT.relative_to(ROOT), generated_text(root), root, "Scripts/extract-snippets.py")
 
 
 def main():
@@ -259,12 +255,8 @@ def main():
                     return 0
             raise SnippetError(f"no block of kind '{kind}'" + (f" under '{heading}'" if heading else ""))
         if args.check:
-            problem = check()
-            if problem:
-                print(problem, file=sys.stderr)
-                return 1
-            print(f"{OUTPUT.relative_to(ROOT)} is up to date")
-            return 0
+            problems = [problem for problem in [check()] if problem]
+            return generated_file.check_status(problems, f"{OUTPUT.relative_to(ROOT)} is up to date")
         text = generated_text()
         OUTPUT.parent.mkdir(parents=True, exist_ok=True)
         OUTPUT.write_text(text, encoding="utf-8")
