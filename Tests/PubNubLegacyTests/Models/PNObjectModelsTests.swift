@@ -119,26 +119,6 @@ import Testing
         #expect((error.userInfo[NSUnderlyingErrorKey] as? NSError)?.code == underlying.errorCode)
         #expect(error.underlyingError is URLError)
     }
-
-    /// 3.4's `PNChannel+Protected.h` and `PNChannelPresence+Protected.h` members that apps imported (issue 13,
-    /// item 9) are public under their 3.4 names.
-    @Test func protectedChannelMembersArePublic() {
-        let name = Self.unique("protected")
-        let observed = PNChannel.channelWithName(name, shouldObservePresence: true)
-        #expect(observed.shouldObservePresence)
-        #expect(!observed.isUserDefinedPresenceObservation)
-        #expect(!observed.isPresenceObserver())
-        let presence = observed.presenceObserver()
-        #expect(presence?.name == name + "-pnpres")
-        #expect(presence?.isPresenceObserver() == true)
-        #expect(presence?.observedChannel() == observed)
-        #expect(PNChannelPresence.presenceForChannelWithName(name) === presence)
-        #expect(PNChannelPresence.isPresenceObservingChannelName(name + "-pnpres"))
-        #expect(!PNChannelPresence.isPresenceObservingChannelName(name))
-        let unobserved = PNChannel.channelWithName(name, shouldObservePresence: false)
-        #expect(unobserved === observed)
-        #expect(unobserved.presenceObserver() == nil)
-    }
 }
 
 /// `PubNub` is an `NSObject`, as in 3.4: clients compare and hash by identity and describe themselves as `NSObject`s.
