@@ -86,12 +86,14 @@ func readmeSnippet3() throws {
 // MIGRATION.md snippet 2, under "2. The naming rule".
 func migrationSnippet2() throws {
     let channels = PNChannel.channelsWithNames(["iosdev", "androiddev", "wpdev"])
-    PubNub.subscribeOnChannels(channels, withPresenceEvent: true) { state, subscribed, error in
+    PubNub.subscribeOnChannels(channels, withPresenceEvent: true) {
+        state, subscribed, error in
         switch state {
         case PNSubscriptionProcessSubscribedState:
             print("subscribed to \(subscribed.map(\.name))")
         case PNSubscriptionProcessNotSubscribedState:
-            print("subscribe failed: \(error?.localizedDescription ?? "unknown error")")
+            let reason = error?.localizedDescription ?? "unknown error"
+            print("subscribe failed: \(reason)")
         default:
             break  // will restore / restored after a reconnect
         }
@@ -118,7 +120,10 @@ func migrationSnippet3() throws {
 func migrationSnippet4() throws {
     let origin = "pubsub.pubnub.com"
     PNLog(PNLogGeneralLevel, nil, "Did connect to %@", origin)
-    PNLog(PNLogCommunicationChannelLayerWarnLevel, nil, "%d of %d requests failed: %@", 1, 3, [PNChannel.channelWithName("a")])
+    PNLog(
+        PNLogCommunicationChannelLayerWarnLevel, nil,
+        "%d of %d requests failed: %@", 1, 3, [PNChannel.channelWithName("a")]
+    )
 }
 
 // MIGRATION.md snippet 5, under "`PNDefaultConfiguration.h`".
@@ -133,12 +138,15 @@ func migrationSnippet5() throws {
         kPNShouldResubscribeOnConnectionRestore = false
     }
     applyPubNubDefaults()
-    PubNub.setConfiguration(PNConfiguration.defaultConfiguration())  // chat.example.com, the app's keys
+    // chat.example.com, the app's keys:
+    PubNub.setConfiguration(PNConfiguration.defaultConfiguration())
 }
 
 // MIGRATION.md snippet 6, under "`PNDefaultConfiguration.h`".
 func migrationSnippet6() throws {
-    let configuration = PNConfiguration.configurationWithPublishKey("demo", subscribeKey: "demo", secretKey: nil)
+    let configuration = PNConfiguration.configurationWithPublishKey(
+        "demo", subscribeKey: "demo", secretKey: nil
+    )
     let alice = PubNub(configuration: configuration)
     let bob = PubNub(configuration: configuration)
     alice.setClientIdentifier("alice")
@@ -148,8 +156,10 @@ func migrationSnippet6() throws {
 }
 
 // MIGRATION.md snippet 7, under "3. The 3.4 "start coding" example, ported" (file scope).
-// iOS: `class AppDelegate: UIResponder, UIApplicationDelegate, @preconcurrency PNDelegate`.
-// UIResponder is an NSObject that makes the class main-actor isolated; without UIKit, NSObject and `@MainActor` do.
+// iOS: `class AppDelegate: UIResponder, UIApplicationDelegate,
+//     @preconcurrency PNDelegate`.
+// UIResponder is an NSObject that makes the class main-actor isolated;
+// without UIKit, NSObject and `@MainActor` do.
 @MainActor
 class AppDelegate: NSObject, @preconcurrency PNDelegate {
     // application(_:didFinishLaunchingWithOptions:)
@@ -177,7 +187,9 @@ final class ViewController: NSObject {
         )
         PubNub.connect()
 
-        let channel1 = PNChannel.channelWithName("a", shouldObservePresence: true)
+        let channel1 = PNChannel.channelWithName(
+            "a", shouldObservePresence: true
+        )
         PubNub.subscribeOnChannel(channel1)
         PubNub.sendMessage("hello from PubNub iOS!", toChannel: channel1)
     }
@@ -241,7 +253,8 @@ extension ChatViewController: @preconcurrency PNDelegate {
     }
 
     func shouldReconnectPubNubClient(_ client: PubNub) -> NSNumber? {
-        NSNumber(value: false)  // stay offline after a network loss; nil would use autoReconnectClient
+        // Stay offline after a network loss; nil would use autoReconnectClient.
+        NSNumber(value: false)
     }
 }
 
@@ -254,22 +267,29 @@ func migrationSnippet12() throws {
         secretKey: nil,
         cipherKey: nil
     )
-    configuration.anchorCertificatesFile = "certs/internal-ca.pem"  // your CA instead of the system's
+    // Your CA instead of the system's:
+    configuration.anchorCertificatesFile = "certs/internal-ca.pem"
     configuration.pinnedPublicKeyHashes = [
-        "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",  // current key (placeholder)
-        "sha256/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBA=",  // backup key (placeholder)
+        // The current key and a backup (placeholders).
+        "sha256/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+        "sha256/BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBA=",
     ]
 }
 
 // MIGRATION.md snippet 13, under "6. Notifications".
 func migrationSnippet13() throws {
     let center = NotificationCenter.default
-    let token = center.addObserver(forName: kPNClientDidReceiveMessageNotification, object: nil, queue: nil) { note in
+    let token = center.addObserver(
+        forName: kPNClientDidReceiveMessageNotification, object: nil, queue: nil
+    ) { note in
         if let message = note.pnPayload(as: PNMessage.self) {
-            print("received on \(message.channel?.name ?? "?"): \(message.message ?? "")")
+            let channel = message.channel?.name ?? "?"
+            print("received on \(channel): \(message.message ?? "")")
         }
     }
-    let failures = center.addObserver(forName: .pnClientMessageSendingDidFail, object: nil, queue: nil) { note in
+    let failures = center.addObserver(
+        forName: .pnClientMessageSendingDidFail, object: nil, queue: nil
+    ) { note in
         if let error = note.pnPayload(as: PNError.self) {
             print("publish failed (\(error.code)): \(error.localizedDescription)")
         }
@@ -283,17 +303,24 @@ final class ChatScreen {
     private(set) var lines: [String] = []
 
     func startObserving() {
-        PNObservationCenter.defaultCenter().addMessageReceiveObserver(self) { [weak self] message in
-            self?.lines.append("\(message.channel?.name ?? "?"): \(message.message ?? "")")
+        let center = PNObservationCenter.defaultCenter()
+        center.addMessageReceiveObserver(self) { [weak self] message in
+            let channel = message.channel?.name ?? "?"
+            self?.lines.append("\(channel): \(message.message ?? "")")
         }
-        PNObservationCenter.defaultCenter().addClientConnectionStateObserver(self) { [weak self] origin, connected, _ in
-            self?.lines.append(connected ? "connected to \(origin)" : "disconnected from \(origin)")
+        center.addClientConnectionStateObserver(self) {
+            [weak self] origin, connected, _ in
+            let line =
+                connected ? "connected to \(origin)" : "disconnected from \(origin)"
+            self?.lines.append(line)
         }
     }
 
-    func stopObserving() {  // optional: the registrations also end when the screen goes away
-        PNObservationCenter.defaultCenter().removeMessageReceiveObserver(self)
-        PNObservationCenter.defaultCenter().removeClientConnectionStateObserver(self)
+    // Optional: the registrations also end when the screen goes away.
+    func stopObserving() {
+        let center = PNObservationCenter.defaultCenter()
+        center.removeMessageReceiveObserver(self)
+        center.removeClientConnectionStateObserver(self)
     }
 }
 
@@ -334,19 +361,26 @@ final class PriceFeed: PNDelegate {
 
     func start() {
         self.client.connectWithSuccessBlock(
-            { _ in
-                self.client.subscribeOnChannels([self.channel], withPresenceEvent: true) { state, _, error in
-                    guard state == .PNSubscriptionProcessSubscribedState else {
-                        print("subscribe failed: \(error?.code ?? 0)")
-                        return
-                    }
-                    self.client.sendMessage(["EURUSD": 1.08], toChannel: self.channel) { state, value in
-                        if state == .PNMessageSendingError { print("publish failed: \(value ?? "")") }
-                    }
-                }
-            },
-            errorBlock: { error in print("connect failed: \(error?.code ?? 0)") }
+            { _ in self.subscribeAndPublish() },
+            errorBlock: { print("connect failed: \($0?.code ?? 0)") }
         )
+    }
+
+    private func subscribeAndPublish() {
+        let client = self.client
+        client.subscribeOnChannels([self.channel], withPresenceEvent: true) {
+            state, _, error in
+            guard state == .PNSubscriptionProcessSubscribedState else {
+                print("subscribe failed: \(error?.code ?? 0)")
+                return
+            }
+            client.sendMessage(["EURUSD": 1.08], toChannel: self.channel) {
+                state, value in
+                if state == .PNMessageSendingError {
+                    print("publish failed: \(value ?? "")")
+                }
+            }
+        }
     }
 
     func pubnubClient(_ client: PubNub, didReceiveMessage message: PNMessage) {
@@ -354,7 +388,9 @@ final class PriceFeed: PNDelegate {
     }
 
     func pubnubClient(_ client: PubNub, didReceiveStatus status: PNStatus) {
-        if status.category == .messageCountExceeded { print("prices may have been missed during the outage") }
+        if status.category == .messageCountExceeded {
+            print("prices may have been missed during the outage")
+        }
     }
 }
 
@@ -363,10 +399,12 @@ func runPriceFeed(configuration: PNConfiguration) async throws {
     let client = PubNubClient(configuration: configuration)
     try await client.connect()
     try await client.subscribe(to: ["prices"])
-    let prices = client.messages(on: "prices")  // take the stream before publishing: it starts now
+    // Take the stream before publishing: it starts now.
+    let prices = client.messages(on: "prices")
     let statuses = client.statuses
     Task {
-        for await status in statuses where status.category == .messageCountExceeded {
+        for await status in statuses
+        where status.category == .messageCountExceeded {
             print("prices may have been missed during the outage")
         }
     }
