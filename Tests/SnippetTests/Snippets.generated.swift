@@ -310,9 +310,8 @@ final class ChatScreen {
         }
         center.addClientConnectionStateObserver(self) {
             [weak self] origin, connected, _ in
-            let line =
-                connected ? "connected to \(origin)" : "disconnected from \(origin)"
-            self?.lines.append(line)
+            let verb = connected ? "connected to" : "disconnected from"
+            self?.lines.append("\(verb) \(origin)")
         }
     }
 
