@@ -29,15 +29,21 @@ import Testing
         let (client, delegate) = try await Self.subscribed(origin)
         let calls = (0..<60).map { _ in Task { try await client.reconnect() } }
         try await eventually("the first restore to start") { delegate.count("willRestoreSubscription") >= 1 }
+        // Read just before the cancel: a loaded machine may wake the test only after a restore or two more ran.
+        let startedBeforeCancel = delegate.count("willRestoreSubscription")
         calls.forEach { $0.cancel() }
         var cancelled = 0
         for call in calls {
             do { try await call.value } catch is CancellationError { cancelled += 1 }
         }
-        // The next call does not wait for 60 restores: only the one running when they were cancelled.
+        // The next call does not wait for 60 restores: only for the one running when they were cancelled (which may
+        // have been taken from the queue just before the cancel, its will-restore not yet delivered when it was read).
         _ = try await client.time()
         let restores = delegate.count("willRestoreSubscription")
-        #expect(restores <= 2, "\(restores) restores ran after their calls were cancelled")
+        #expect(
+            restores <= startedBeforeCancel + 1,
+            "\(restores - startedBeforeCancel) restores ran after their calls were cancelled"
+        )
         #expect(cancelled >= 58, "\(cancelled) of 60 calls were cancelled")
         try await client.disconnect()
     }
