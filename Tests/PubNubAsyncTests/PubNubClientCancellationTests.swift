@@ -38,18 +38,23 @@ import Testing
     @Test func aCancelledSubscribeThrowsCancellationErrorAndTheSubscriptionStillCompletes() async throws {
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
-        let client = try await AsyncFixture.connected(origin)
+        // The subscribe timeout is raised from 10 s to 120 s: the origin holds the handshake until the test clears
+        // the fault, and a loaded machine that starves the test past the timeout would otherwise fail the subscribe
+        // (its block runs, with the failure) before the cancel is checked.
+        let client = try await AsyncFixture.connected(origin) { $0.subscriptionRequestTimeout = 120 }
         let delegate = RecordingDelegate()
         client.legacy.setDelegate(delegate)
         let channel = AsyncFixture.unique("cancel-subscribe")
         try origin.inject(.stallSubscribe(nil))
         let call = Task { try await client.subscribe(to: [channel]) }
-        try await eventually("the origin to stall the handshake") { origin.faultCounters.stalledSubscribes >= 1 }
+        try await eventually("the origin to stall the handshake", within: 60) {
+            origin.faultCounters.stalledSubscribes >= 1
+        }
         call.cancel()
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(client.blockRuns.current["subscribe"] == nil)
         try origin.clearFaults()
-        try await eventually("the subscribe block") { client.blockRuns.current["subscribe"] == 1 }
+        try await eventually("the subscribe block", within: 60) { client.blockRuns.current["subscribe"] == 1 }
         #expect(delegate.count("didSubscribe") == 1)
         // A cancelled subscribe still takes effect: unsubscribe to undo it.
         #expect(client.legacy.subscribedChannels().map(\.name) == [channel])

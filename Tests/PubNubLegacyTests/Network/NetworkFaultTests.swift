@@ -304,7 +304,9 @@ import Testing
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
         let recorder = EventRecorder()
-        let client = try await Self.connected(to: origin, recorder: recorder)
+        // The publish's timeout is raised to 120 s, so that only the drop can end it: a loaded run that starved the
+        // test for 10 s between the write and the drop saw it time out (106) first.
+        let client = try await Self.connected(to: origin, recorder: recorder) { $0.nonSubscriptionRequestTimeout = 120 }
         let published = Locked(0)
         origin.addRequestObserver { entry in
             if entry.target.hasPrefix("/publish/") { published.withLock { $0 += 1 } }
