@@ -180,22 +180,23 @@ final class OpenSSL: @unchecked Sendable {
         : OpenSSL.load(candidates: OpenSSL.libraryCandidates)
 
     /// Opens the first pair of `candidates` whose libraries both load and resolves every entry point from them. The
-    /// handles are never closed: the functions are used for the life of the process.
+    /// handles are never closed: the functions are used for the life of the process. The failure names why each
+    /// pair was refused, in the order tried.
     static func load(candidates: [(ssl: String, crypto: String)]) -> Result<OpenSSL, LoadFailure> {
-        var failure = LoadFailure(reason: "no OpenSSL library to try")
+        var failures: [String] = []
         for candidate in candidates {
             guard let ssl = dlopen(candidate.ssl, RTLD_NOW | RTLD_LOCAL) else {
-                failure = LoadFailure(reason: "\(candidate.ssl) cannot be loaded (\(Self.dlerrorText()))")
+                failures.append("\(candidate.ssl) cannot be loaded (\(Self.dlerrorText()))")
                 continue
             }
             guard let crypto = dlopen(candidate.crypto, RTLD_NOW | RTLD_LOCAL) else {
-                failure = LoadFailure(reason: "\(candidate.crypto) cannot be loaded (\(Self.dlerrorText()))")
+                failures.append("\(candidate.crypto) cannot be loaded (\(Self.dlerrorText()))")
                 dlclose(ssl)
                 continue
             }
             let result = Self.resolve { name in dlsym(ssl, name) ?? dlsym(crypto, name) }
             if case .failure(let missing) = result {
-                failure = LoadFailure(reason: "\(candidate.ssl): \(missing.reason)")
+                failures.append("\(candidate.ssl): \(missing.reason)")
                 dlclose(crypto)
                 dlclose(ssl)
                 continue
@@ -203,7 +204,9 @@ final class OpenSSL: @unchecked Sendable {
             Self.skipCleanupAtExit(dlsym(ssl, "OPENSSL_init_ssl"))
             return result
         }
-        return .failure(failure)
+        return .failure(
+            LoadFailure(reason: failures.isEmpty ? "no OpenSSL library to try" : failures.joined(separator: "; "))
+        )
     }
 
     /// Resolves every entry point through `symbol`; the failure names the first function it does not find.

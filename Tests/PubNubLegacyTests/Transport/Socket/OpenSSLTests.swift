@@ -37,6 +37,19 @@ import FoundationNetworking
         #expect(failure.reason.hasPrefix("libssl-missing.so.9 cannot be loaded"), "\(failure)")
     }
 
+    /// The failure names every pair tried, not only the last: the OpenSSL 3 that failed is what a user must fix.
+    @Test func everyLibraryTriedIsNamed() {
+        let result = OpenSSL.load(candidates: [("libssl-a.so.9", "libcrypto-a.so.9"), ("libssl-b.so.9", "x.so")])
+        guard case .failure(let failure) = result else {
+            Issue.record("a missing library loaded")
+            return
+        }
+        let parts = failure.reason.components(separatedBy: "; ")
+        #expect(parts.count == 2, "\(failure)")
+        #expect(parts.first?.hasPrefix("libssl-a.so.9 cannot be loaded") == true, "\(failure)")
+        #expect(parts.last?.hasPrefix("libssl-b.so.9 cannot be loaded") == true, "\(failure)")
+    }
+
     @Test func aMissingFunctionIsNamed() throws {
         #if os(Linux)
         let library = try #require(dlopen("libssl.so.3", RTLD_NOW))
