@@ -83,9 +83,12 @@ import Testing
         defer { origin.stop() }
         var tls: (proxy: TLSProxy, authority: TestCertificateAuthority)?
         if secure {
-            let authority = try TestCertificateAuthority()
+            let authority = try await TestCertificateAuthority()
             do {
-                let proxy = try await TLSProxy.start(forwardingTo: origin.port, identity: try authority.issue("origin"))
+                let proxy = try await TLSProxy.start(
+                    forwardingTo: origin.port,
+                    identity: try await authority.issue("origin")
+                )
                 tls = (proxy, authority)
             } catch {
                 authority.remove()

@@ -26,17 +26,17 @@ import FoundationNetworking
 
     @Test(arguments: Kind.allCases)
     func eachTLSFailureIsReportedOnEveryChannelAsAClearTLSError(_ kind: Kind) async throws {
-        let authority = try TestCertificateAuthority()
+        let authority = try await TestCertificateAuthority()
         defer { authority.remove() }
-        let stranger = try TestCertificateAuthority()
+        let stranger = try await TestCertificateAuthority()
         defer { stranger.remove() }
         let identity: TestCertificateAuthority.Identity
         switch kind {
-        case .expired: identity = try authority.issue("origin", daysFrom: -10, daysTo: -2)
-        case .notYetValid: identity = try authority.issue("origin", daysFrom: 2, daysTo: 5)
-        case .wrongHost: identity = try authority.issue("origin", san: "DNS:origin.example")
+        case .expired: identity = try await authority.issue("origin", daysFrom: -10, daysTo: -2)
+        case .notYetValid: identity = try await authority.issue("origin", daysFrom: 2, daysTo: 5)
+        case .wrongHost: identity = try await authority.issue("origin", san: "DNS:origin.example")
         case .unknownAuthority, .pinMismatch, .pinMismatchEvenRelaxed, .handshakeCut:
-            identity = try authority.issue("origin")
+            identity = try await authority.issue("origin")
         }
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
@@ -46,7 +46,7 @@ import FoundationNetworking
             mode: kind == .handshakeCut ? .cutHandshake : .relay
         )
         defer { proxy.stop() }
-        let otherKey = try stranger.pin(of: stranger.caFile)
+        let otherKey = try await stranger.pin(of: stranger.caFile)
         let harness = TLSFallbackTests.Harness(origin: proxy.address) { configuration in
             configuration.anchorCertificatesFile = (kind == .unknownAuthority ? stranger : authority).caFile.path
             if kind == .pinMismatch || kind == .pinMismatchEvenRelaxed {
@@ -88,13 +88,13 @@ import FoundationNetworking
     @Test func aTrustedCertificateConnectsAndTheTrustChangeOfAConfigurationAppliesToTheNextConnection()
         async throws
     {
-        let authority = try TestCertificateAuthority()
+        let authority = try await TestCertificateAuthority()
         defer { authority.remove() }
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
-        let proxy = try await TLSProxy.start(forwardingTo: origin.port, identity: try authority.issue("origin"))
+        let proxy = try await TLSProxy.start(forwardingTo: origin.port, identity: try await authority.issue("origin"))
         defer { proxy.stop() }
-        let pin = try authority.pin(of: authority.caFile)
+        let pin = try await authority.pin(of: authority.caFile)
         let harness = TLSFallbackTests.Harness(origin: proxy.address) { configuration in
             configuration.anchorCertificatesFile = authority.caFile.path
             configuration.pinnedPublicKeyHashes = [pin]

@@ -96,6 +96,18 @@ final class ChildProcess: Sendable {
         self.reap(blocking: true) ?? -1
     }
 
+    /// Waits for the child to end on a thread of its own; its exit status. What an async caller uses: on Linux Swift's
+    /// concurrency runs every task on as many threads as there are cores, and a tool waited for there held one of
+    /// them — with two tests making certificates at once, a whole run's async tests stood still (a 2-core run saw
+    /// 50 s pauses, long enough for clients' own 10 s timeouts to fire in tests that hold a request).
+    func exitStatus() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let waiter = Thread { continuation.resume(returning: self.waitUntilExit()) }
+            waiter.name = "ChildProcess.exitStatus"
+            waiter.start()
+        }
+    }
+
     /// Sends `signal` to the child unless it was already reaped.
     func send(_ signal: Int32) {
         self.exit.withLock { status in

@@ -77,9 +77,9 @@ final class MatrixHarness: @unchecked Sendable {
     /// A harness of any kind; `.tls` starts its CA and terminator first.
     static func start(_ kind: Origin, configure: (PNConfiguration) -> Void = { _ in }) async throws -> MatrixHarness {
         guard kind == .tls else { return try MatrixHarness(kind, configure: configure) }
-        let authority = try TestCertificateAuthority()
+        let authority = try await TestCertificateAuthority()
         do {
-            let identity = try authority.issue("origin")
+            let identity = try await authority.issue("origin")
             let origin = try LocalOrigin.start()
             do {
                 let proxy = try await TLSProxy.start(forwardingTo: origin.port, identity: identity)

@@ -48,7 +48,22 @@ final class TLSProxy: @unchecked Sendable {
         identity: TestCertificateAuthority.Identity? = nil,
         mode: Mode = .relay
     ) async throws -> TLSProxy {
-        let proxy = try TLSProxy(originPort: originPort, identity: identity, mode: mode)
+        let served: TestCertificateAuthority.Identity
+        let ownAuthority: TestCertificateAuthority?
+        if let identity {
+            served = identity
+            ownAuthority = nil
+        } else {
+            let authority = try await TestCertificateAuthority()
+            do {
+                served = try await authority.issue("localhost", san: "DNS:localhost", selfSigned: true)
+            } catch {
+                authority.remove()
+                throw error
+            }
+            ownAuthority = authority
+        }
+        let proxy = try TLSProxy(originPort: originPort, served: served, ownAuthority: ownAuthority, mode: mode)
         do {
             try await eventually("the TLS terminator to listen") {
                 guard proxy.process.isRunning else { throw TLSProxyError.notListening(proxy.lines.current) }
@@ -61,21 +76,15 @@ final class TLSProxy: @unchecked Sendable {
         return proxy
     }
 
-    private init(originPort: UInt16, identity: TestCertificateAuthority.Identity?, mode: Mode) throws {
-        let served: TestCertificateAuthority.Identity
-        if let identity {
-            served = identity
-            self.ownAuthority = nil
-        } else {
-            let authority = try TestCertificateAuthority()
-            self.ownAuthority = authority
-            do {
-                served = try authority.issue("localhost", san: "DNS:localhost", selfSigned: true)
-            } catch {
-                authority.remove()
-                throw error
-            }
-        }
+    /// Starts the terminator serving `served`; `ownAuthority`, the proxy's own authority if it made one, is removed
+    /// when the start fails and by `stop()`.
+    private init(
+        originPort: UInt16,
+        served: TestCertificateAuthority.Identity,
+        ownAuthority: TestCertificateAuthority?,
+        mode: Mode
+    ) throws {
+        self.ownAuthority = ownAuthority
         var arguments = [
             "python3", "-u", TestCertificateAuthority.script.path, "serve", "--upstream", String(originPort),
             "--cert", served.certificate.path, "--key", served.key.path, "--mode", mode.rawValue, "--lifeline",

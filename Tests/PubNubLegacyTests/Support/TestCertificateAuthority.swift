@@ -23,13 +23,14 @@ final class TestCertificateAuthority: Sendable {
     /// The SAN of a certificate valid for the loopback address and `localhost`.
     static let loopback = "IP:127.0.0.1,DNS:localhost"
 
-    /// A new CA in its own temporary folder.
-    init() throws {
+    /// A new CA in its own temporary folder. Every tool this type runs is waited for off Swift's concurrency threads
+    /// (`ChildProcess.exitStatus()`).
+    init() async throws {
         self.folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("pubnub-tls-\(UUID().uuidString)", isDirectory: true)
         self.caFile = self.folder.appendingPathComponent("ca.pem")
         do {
-            try Self.run(["ca", self.folder.path])
+            try await Self.run(["ca", self.folder.path])
         } catch {
             self.remove()
             throw error
@@ -43,12 +44,12 @@ final class TestCertificateAuthority: Sendable {
         daysFrom: Double = -1,
         daysTo: Double = 2,
         selfSigned: Bool = false
-    ) throws -> Identity {
+    ) async throws -> Identity {
         var arguments = [
             "issue", self.folder.path, name, "--san", san, "--days-from", String(daysFrom), "--days-to", String(daysTo),
         ]
         if selfSigned { arguments.append("--self-signed") }
-        try Self.run(arguments)
+        try await Self.run(arguments)
         return Identity(
             certificate: self.folder.appendingPathComponent("\(name).pem"),
             key: self.folder.appendingPathComponent("\(name).key")
@@ -57,11 +58,11 @@ final class TestCertificateAuthority: Sendable {
 
     /// The pin of `certificate` as `PNConfiguration.pinnedPublicKeyHashes` takes it: base64 of the SHA-256 of its
     /// DER SubjectPublicKeyInfo, computed from `openssl`'s output.
-    func pin(of certificate: URL) throws -> String {
-        let pem = try Self.capture(["openssl", "x509", "-in", certificate.path, "-pubkey", "-noout"])
+    func pin(of certificate: URL) async throws -> String {
+        let pem = try await Self.capture(["openssl", "x509", "-in", certificate.path, "-pubkey", "-noout"])
         let key = self.folder.appendingPathComponent("pubkey-\(UUID().uuidString).pem")
         try pem.write(to: key)
-        let der = try Self.capture(["openssl", "pkey", "-pubin", "-in", key.path, "-outform", "DER"])
+        let der = try await Self.capture(["openssl", "pkey", "-pubin", "-in", key.path, "-outform", "DER"])
         return Base64.encode(SHA256.hash(der))
     }
 
@@ -70,8 +71,8 @@ final class TestCertificateAuthority: Sendable {
     }
 
     /// Runs the terminator script with `arguments`; throws with its error output when it fails.
-    static func run(_ arguments: [String]) throws {
-        let result = try Self.execute(["python3", Self.script.path] + arguments)
+    static func run(_ arguments: [String]) async throws {
+        let result = try await Self.execute(["python3", Self.script.path] + arguments)
         guard result.status == 0 else {
             throw CertificateError(
                 command: arguments.joined(separator: " "),
@@ -81,8 +82,8 @@ final class TestCertificateAuthority: Sendable {
     }
 
     /// Runs a tool found on `PATH` and returns its standard output; throws when it fails.
-    static func capture(_ arguments: [String]) throws -> Data {
-        let result = try Self.execute(arguments)
+    static func capture(_ arguments: [String]) async throws -> Data {
+        let result = try await Self.execute(arguments)
         guard result.status == 0 else {
             throw CertificateError(
                 command: arguments.joined(separator: " "),
@@ -94,7 +95,7 @@ final class TestCertificateAuthority: Sendable {
 
     /// Runs `arguments` (the tool looked up on `PATH`) to its exit; its output goes to temporary files, read once
     /// it has exited.
-    private static func execute(_ arguments: [String]) throws -> (status: Int32, output: Data, errors: Data) {
+    private static func execute(_ arguments: [String]) async throws -> (status: Int32, output: Data, errors: Data) {
         let scratch = FileManager.default.temporaryDirectory
         let outputFile = scratch.appendingPathComponent("pubnub-tls-out-\(UUID().uuidString)")
         let errorFile = scratch.appendingPathComponent("pubnub-tls-err-\(UUID().uuidString)")
@@ -103,7 +104,7 @@ final class TestCertificateAuthority: Sendable {
             try? FileManager.default.removeItem(at: errorFile)
         }
         let child = try ChildProcess(arguments, stdout: .file(outputFile), stderr: .file(errorFile))
-        let status = child.waitUntilExit()
+        let status = await child.exitStatus()
         return (status, (try? Data(contentsOf: outputFile)) ?? Data(), (try? Data(contentsOf: errorFile)) ?? Data())
     }
 }

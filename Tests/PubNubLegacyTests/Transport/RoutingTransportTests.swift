@@ -102,11 +102,11 @@ import Testing
     }
 
     @Test(.enabled(if: OpenSSLTests.loaded)) func theDefaultLanesCarryTLSOverSocketsWhereOpenSSLIs() async throws {
-        let authority = try TestCertificateAuthority()
+        let authority = try await TestCertificateAuthority()
         defer { authority.remove() }
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
-        let proxy = try await TLSProxy.start(forwardingTo: origin.port, identity: try authority.issue("origin"))
+        let proxy = try await TLSProxy.start(forwardingTo: origin.port, identity: try await authority.issue("origin"))
         defer { proxy.stop() }
         let routing = RoutingTransport(maximumConnections: 2, label: "test")
         defer { routing.invalidate() }

@@ -22,22 +22,30 @@ import FoundationNetworking
         let rsa: URL
         let ed25519: URL
 
-        init() throws {
-            self.authority = try TestCertificateAuthority()
+        init() async throws {
+            self.authority = try await TestCertificateAuthority()
             do {
-                self.server = try self.authority.issue("server")
-                self.rsa = try Self.selfSigned(in: self.authority.folder, name: "rsa", key: ["-newkey", "rsa:2048"])
-                self.ed25519 = try Self.selfSigned(in: self.authority.folder, name: "ed", key: ["-newkey", "ed25519"])
+                self.server = try await self.authority.issue("server")
+                self.rsa = try await Self.selfSigned(
+                    in: self.authority.folder,
+                    name: "rsa",
+                    key: ["-newkey", "rsa:2048"]
+                )
+                self.ed25519 = try await Self.selfSigned(
+                    in: self.authority.folder,
+                    name: "ed",
+                    key: ["-newkey", "ed25519"]
+                )
             } catch {
                 self.authority.remove()
                 throw error
             }
         }
 
-        private static func selfSigned(in folder: URL, name: String, key: [String]) throws -> URL {
+        private static func selfSigned(in folder: URL, name: String, key: [String]) async throws -> URL {
             let certificate = folder.appendingPathComponent("\(name).pem")
             let keyFile = folder.appendingPathComponent("\(name).key")
-            _ = try TestCertificateAuthority.capture(
+            _ = try await TestCertificateAuthority.capture(
                 ["openssl", "req", "-x509", "-nodes"] + key + [
                     "-keyout", keyFile.path, "-out", certificate.path, "-days", "2", "-subj", "/CN=\(name)",
                 ]
@@ -46,8 +54,10 @@ import FoundationNetworking
         }
 
         /// The DER of the PEM certificate `file`, as `openssl x509 -outform DER` writes it.
-        func der(_ file: URL) throws -> [UInt8] {
-            [UInt8](try TestCertificateAuthority.capture(["openssl", "x509", "-in", file.path, "-outform", "DER"]))
+        func der(_ file: URL) async throws -> [UInt8] {
+            [UInt8](
+                try await TestCertificateAuthority.capture(["openssl", "x509", "-in", file.path, "-outform", "DER"])
+            )
         }
 
         func pem(_ file: URL) throws -> [UInt8] {
@@ -69,20 +79,23 @@ import FoundationNetworking
 
     // MARK: - SubjectPublicKeyInfo
 
-    @Test func publicKeyDigestsAreTheOnesOpenSSLComputes() throws {
-        let certificates = try Certificates()
+    @Test func publicKeyDigestsAreTheOnesOpenSSLComputes() async throws {
+        let certificates = try await Certificates()
         defer { certificates.remove() }
         for file in [
             certificates.authority.caFile, certificates.server.certificate, certificates.rsa,
             certificates.ed25519,
         ] {
-            let digest = try #require(TrustEvaluation.publicKeyDigest(ofCertificate: try certificates.der(file)))
-            #expect(Base64.encode(digest) == (try certificates.authority.pin(of: file)), "\(file.lastPathComponent)")
+            let digest = try #require(TrustEvaluation.publicKeyDigest(ofCertificate: try await certificates.der(file)))
+            #expect(
+                Base64.encode(digest) == (try await certificates.authority.pin(of: file)),
+                "\(file.lastPathComponent)"
+            )
         }
     }
 
-    @Test func pemCertificatesAreTheDEROpenSSLWrites() throws {
-        let certificates = try Certificates()
+    @Test func pemCertificatesAreTheDEROpenSSLWrites() async throws {
+        let certificates = try await Certificates()
         defer { certificates.remove() }
         // A bundle as CA files come: two certificates, a comment line and a key block between them, CRLF endings.
         let text =
@@ -94,14 +107,16 @@ import FoundationNetworking
             )
         let parsed = try TrustEvaluation.certificates(fromPEM: Array(text.utf8)).get()
         #expect(
-            parsed == [try certificates.der(certificates.authority.caFile), try certificates.der(certificates.rsa)]
+            parsed == [
+                try await certificates.der(certificates.authority.caFile), try await certificates.der(certificates.rsa),
+            ]
         )
     }
 
-    @Test func damagedCertificatesHaveNoPublicKey() throws {
-        let certificates = try Certificates()
+    @Test func damagedCertificatesHaveNoPublicKey() async throws {
+        let certificates = try await Certificates()
         defer { certificates.remove() }
-        let der = try certificates.der(certificates.server.certificate)
+        let der = try await certificates.der(certificates.server.certificate)
         #expect(TrustEvaluation.subjectPublicKeyInfo(ofCertificate: der) != nil)
         #expect(TrustEvaluation.subjectPublicKeyInfo(ofCertificate: Array(der.dropLast())) == nil, "truncated")
         #expect(TrustEvaluation.subjectPublicKeyInfo(ofCertificate: der + [0]) == nil, "a byte after the certificate")
@@ -128,7 +143,7 @@ import FoundationNetworking
         #expect(TrustEvaluation.certificates(fromPEM: Array(text.utf8)) == .failure(problem))
     }
 
-    @Test func anAnchorsFileThatCannotBeUsedFailsNamingIt() throws {
+    @Test func anAnchorsFileThatCannotBeUsedFailsNamingIt() async throws {
         let missing = TrustEvaluation.anchorCertificates(inFile: "/nonexistent/ca.pem") { path in
             try Data(contentsOf: URL(fileURLWithPath: path)).map { $0 }
         }
@@ -165,15 +180,15 @@ import FoundationNetworking
 
     // MARK: - Pins
 
-    @Test func pinsMatchTheServerKeyOrAVerifiedChain() throws {
-        let certificates = try Certificates()
+    @Test func pinsMatchTheServerKeyOrAVerifiedChain() async throws {
+        let certificates = try await Certificates()
         defer { certificates.remove() }
-        let leaf = try certificates.der(certificates.server.certificate)
-        let ca = try certificates.der(certificates.authority.caFile)
+        let leaf = try await certificates.der(certificates.server.certificate)
+        let ca = try await certificates.der(certificates.authority.caFile)
         let leafPin = try #require(TrustEvaluation.publicKeyDigest(ofCertificate: leaf))
         let caPin = try #require(TrustEvaluation.publicKeyDigest(ofCertificate: ca))
         let otherPin = try #require(
-            TrustEvaluation.publicKeyDigest(ofCertificate: try certificates.der(certificates.rsa))
+            TrustEvaluation.publicKeyDigest(ofCertificate: try await certificates.der(certificates.rsa))
         )
 
         #expect(Self.evaluation().pinFailure(chain: [leaf], chainVerified: false) == nil, "no pins")

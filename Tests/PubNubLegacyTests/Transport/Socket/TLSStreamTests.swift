@@ -30,11 +30,13 @@ import FoundationNetworking
         /// A rig whose terminator serves a certificate issued by `issue` (default: valid for 127.0.0.1).
         static func start(
             mode: TLSProxy.Mode = .relay,
-            issue: (TestCertificateAuthority) throws -> TestCertificateAuthority.Identity = { try $0.issue("origin") }
+            issue: (TestCertificateAuthority) async throws -> TestCertificateAuthority.Identity = {
+                try await $0.issue("origin")
+            }
         ) async throws -> Rig {
-            let authority = try TestCertificateAuthority()
+            let authority = try await TestCertificateAuthority()
             do {
-                let identity = try issue(authority)
+                let identity = try await issue(authority)
                 let origin = try LocalOrigin.start()
                 do {
                     let proxy = try await TLSProxy.start(forwardingTo: origin.port, identity: identity, mode: mode)
@@ -134,7 +136,7 @@ import FoundationNetworking
         defer { rig.stop() }
         let transport = SocketTransport(maximumConnections: 4, label: "test")
         defer { transport.invalidate() }
-        let caPin = try #require(PNConfiguration.pinDigest(try rig.authority.pin(of: rig.authority.caFile)))
+        let caPin = try #require(PNConfiguration.pinDigest(try await rig.authority.pin(of: rig.authority.caFile)))
         let pinned = TLSTrust(anchorCertificatesFile: rig.authority.caFile.path, pinnedKeyDigests: [caPin])
         for _ in 0..<2 {
             for request in [rig.time(relaxed: true), rig.time(), rig.time(trust: pinned)] {
@@ -168,7 +170,7 @@ import FoundationNetworking
     // MARK: - Failures
 
     @Test func anExpiredCertificateIsRefusedWithBadDate() async throws {
-        let rig = try await Rig.start { try $0.issue("expired", daysFrom: -30, daysTo: -1) }
+        let rig = try await Rig.start { try await $0.issue("expired", daysFrom: -30, daysTo: -1) }
         defer { rig.stop() }
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
@@ -179,7 +181,7 @@ import FoundationNetworking
     }
 
     @Test func aCertificateNotYetValidIsRefused() async throws {
-        let rig = try await Rig.start { try $0.issue("future", daysFrom: 1, daysTo: 3) }
+        let rig = try await Rig.start { try await $0.issue("future", daysFrom: 1, daysTo: 3) }
         defer { rig.stop() }
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
@@ -189,7 +191,7 @@ import FoundationNetworking
     }
 
     @Test func aCertificateForAnotherHostIsRefused() async throws {
-        let rig = try await Rig.start { try $0.issue("elsewhere", san: "DNS:wrong.example,IP:10.9.8.7") }
+        let rig = try await Rig.start { try await $0.issue("elsewhere", san: "DNS:wrong.example,IP:10.9.8.7") }
         defer { rig.stop() }
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
@@ -216,7 +218,7 @@ import FoundationNetworking
             "\(system?.text ?? "")"
         )
         // Nor does another test CA.
-        let other = try TestCertificateAuthority()
+        let other = try await TestCertificateAuthority()
         defer { other.remove() }
         let foreign = TLSTrust(anchorCertificatesFile: other.caFile.path)
         let refused = Self.tlsFailure(await SocketTransportTests.outcome(transport, rig.time(trust: foreign)))
@@ -226,7 +228,7 @@ import FoundationNetworking
     }
 
     @Test func aSelfSignedCertificateIsRefusedStrictAndAcceptedRelaxed() async throws {
-        let rig = try await Rig.start { try $0.issue("self", selfSigned: true) }
+        let rig = try await Rig.start { try await $0.issue("self", selfSigned: true) }
         defer { rig.stop() }
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
@@ -261,7 +263,7 @@ import FoundationNetworking
         defer { rig.stop() }
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
-        let other = try rig.authority.issue("other")
+        let other = try await rig.authority.issue("other")
         let onlyOther = TLSTrust(anchorCertificatesFile: other.certificate.path)
         let refused = Self.tlsFailure(await SocketTransportTests.outcome(transport, rig.time(trust: onlyOther)))
         #expect(refused?.code == Self.untrusted)
@@ -281,8 +283,8 @@ import FoundationNetworking
         defer { rig.stop() }
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
-        let leafPin = try rig.authority.pin(of: rig.authority.folder.appendingPathComponent("origin.pem"))
-        let caPin = try rig.authority.pin(of: rig.authority.caFile)
+        let leafPin = try await rig.authority.pin(of: rig.authority.folder.appendingPathComponent("origin.pem"))
+        let caPin = try await rig.authority.pin(of: rig.authority.caFile)
         let anchors = rig.authority.caFile.path
         for pin in [leafPin, caPin] {
             let digest = try #require(PNConfiguration.pinDigest(pin))
@@ -299,13 +301,13 @@ import FoundationNetworking
     }
 
     @Test func relaxedValidationStillEnforcesPinsAgainstTheServerKeyOnly() async throws {
-        let rig = try await Rig.start { try $0.issue("self", selfSigned: true) }
+        let rig = try await Rig.start { try await $0.issue("self", selfSigned: true) }
         defer { rig.stop() }
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
         let pin = try #require(
             PNConfiguration.pinDigest(
-                try rig.authority.pin(of: rig.authority.folder.appendingPathComponent("self.pem"))
+                try await rig.authority.pin(of: rig.authority.folder.appendingPathComponent("self.pem"))
             )
         )
         let pinned = TLSTrust(pinnedKeyDigests: [pin])
