@@ -6,23 +6,23 @@ import Testing
 /// `pnport` as a team runs it: the built binary, its report, progress, errors and exit status.
 @Suite struct CommandLineTests {
     /// A folder of its own for the test's input files, removed afterwards.
-    private func withFolder(_ body: (URL) throws -> Void) throws {
+    private func withFolder(_ body: (URL) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pnport-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try body(folder)
+        try await body(folder)
     }
 
-    private func pnport(_ arguments: [String]) throws -> ToolRun {
+    private func pnport(_ arguments: [String]) async throws -> ToolRun {
         try #require(
             FileManager.default.isExecutableFile(atPath: BuildProducts.pnport.path),
             "no \(BuildProducts.pnport.path)"
         )
-        return try ToolRun.run(BuildProducts.pnport, arguments, timeout: 60)
+        return try await ToolRun.run(BuildProducts.pnport, arguments, timeout: 60)
     }
 
-    @Test func aFolderIsReportedEntryByEntryThenSummarised() throws {
-        let run = try self.pnport(["--no-progress", ChatAppFixture.folder.path])
+    @Test func aFolderIsReportedEntryByEntryThenSummarised() async throws {
+        let run = try await self.pnport(["--no-progress", ChatAppFixture.folder.path])
         #expect(run.status == 0, "\(run.errors)")
         #expect(run.errors.isEmpty)
         let first = try #require(run.output.split(separator: "\n").first)
@@ -32,8 +32,8 @@ import Testing
         #expect(run.output.hasSuffix("\n") && run.output.contains("  not recognised: 5 names\n"))
     }
 
-    @Test func progressGoesToStandardErrorForEveryFile() throws {
-        let run = try self.pnport(["--progress", "--summary", ChatAppFixture.folder.path])
+    @Test func progressGoesToStandardErrorForEveryFile() async throws {
+        let run = try await self.pnport(["--progress", "--summary", ChatAppFixture.folder.path])
         #expect(run.status == 0)
         let lines = run.errors.split(separator: "\n")
         #expect(lines.filter { $0.hasPrefix("pnport: reading ") }.count == 7)
@@ -42,8 +42,8 @@ import Testing
         #expect(run.output.hasPrefix("Summary\n"), "--summary prints only the summary")
     }
 
-    @Test func badInputIsNamedAndTheRestIsStillReported() throws {
-        try self.withFolder { folder in
+    @Test func badInputIsNamedAndTheRestIsStillReported() async throws {
+        try await self.withFolder { folder in
             let good = folder.appendingPathComponent("Good.m")
             try "@implementation A\n- (void)go { [PubNub connect]; }\n@end\n".write(
                 to: good,
@@ -60,7 +60,7 @@ import Testing
             try "PubNub.connect()\n".write(to: swift, atomically: true, encoding: .utf8)
             let missing = folder.appendingPathComponent("Missing.m").path
 
-            let run = try self.pnport(["--no-progress", folder.path, swift.path, missing])
+            let run = try await self.pnport(["--no-progress", folder.path, swift.path, missing])
             #expect(run.status == 1, "some inputs could not be read")
             #expect(run.output.contains("Good.m:2: call\n    3.4:   [PubNub connect]\n    Swift: PubNub.connect()\n"))
             #expect(run.errors.contains("Binary.m: not Objective-C: line 1 has a NUL byte"))
@@ -73,20 +73,20 @@ import Testing
         }
     }
 
-    @Test func usageErrorsExitWithTwo() throws {
+    @Test func usageErrorsExitWithTwo() async throws {
         for arguments in [[], ["--bogus", "x.m"], ["--emit-check"]] {
-            let run = try self.pnport(arguments)
+            let run = try await self.pnport(arguments)
             #expect(run.status == 2, "\(arguments)")
             #expect(run.errors.contains("usage: pnport"), "\(arguments)")
         }
-        let help = try self.pnport(["--help"])
+        let help = try await self.pnport(["--help"])
         #expect(help.status == 0 && help.output.contains("--emit-check FILE"))
     }
 
-    @Test func theCheckFileIsWritten() throws {
-        try self.withFolder { folder in
+    @Test func theCheckFileIsWritten() async throws {
+        try await self.withFolder { folder in
             let check = folder.appendingPathComponent("Check.swift")
-            let run = try self.pnport([
+            let run = try await self.pnport([
                 "--no-progress", "--summary", "--emit-check", check.path, ChatAppFixture.folder.path,
             ])
             #expect(run.status == 0)

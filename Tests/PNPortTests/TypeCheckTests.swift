@@ -10,7 +10,7 @@ import Testing
 /// test shows that it does.
 @Suite(.serialized) struct TypeCheckTests {
     /// Writes the check file and runs the compiler on it with the stubs; the compiler's run.
-    private func typeCheck(_ text: String) throws -> ToolRun {
+    private func typeCheck(_ text: String) async throws -> ToolRun {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "pnport-typecheck-\(UUID().uuidString)"
         )
@@ -23,7 +23,7 @@ import Testing
             FileManager.default.fileExists(atPath: modules.appendingPathComponent("PubNubLegacy.swiftmodule").path),
             "no PubNubLegacy.swiftmodule in \(modules.path)"
         )
-        return try ToolRun.run(
+        return try await ToolRun.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             [
                 "swiftc", "-typecheck", "-swift-version", "6", "-module-name", "ChatAppPort", "-I", modules.path,
@@ -33,7 +33,7 @@ import Testing
         )
     }
 
-    @Test func everySpellingOfTheFixtureTypeChecksAgainstTheLayer() throws {
+    @Test func everySpellingOfTheFixtureTypeChecksAgainstTheLayer() async throws {
         let report = try ChatAppFixture.report()
         let (text, count) = CheckFile.render(report)
         let spelled = report.entries.filter { $0.swift != nil }.count
@@ -45,7 +45,7 @@ import Testing
             let placed = swift.hasPrefix("extension ") ? String(swift.dropFirst("extension ".count)) : swift
             #expect(text.contains(placed), "\(entry.file):\(entry.line) is not in the check file")
         }
-        let run = try self.typeCheck(text)
+        let run = try await self.typeCheck(text)
         let errors = run.errors.split(separator: "\n").filter { $0.contains(": error: ") }
         #expect(
             run.status == 0 && errors.isEmpty,
@@ -53,7 +53,7 @@ import Testing
         )
     }
 
-    @Test func aWrongSpellingFailsTheTypeCheck() throws {
+    @Test func aWrongSpellingFailsTheTypeCheck() async throws {
         let report = try ChatAppFixture.report()
         let mutations = [
             ("label", "toChannel: channel,", "onChannel: channel,"),
@@ -69,7 +69,7 @@ import Testing
                 "no \(name) to change"
             )
             mutated.entries[index].swift = mutated.entries[index].swift?.replacingOccurrences(of: right, with: wrong)
-            let run = try self.typeCheck(CheckFile.render(mutated).text)
+            let run = try await self.typeCheck(CheckFile.render(mutated).text)
             #expect(run.status != 0 && run.errors.contains(": error: "), "a wrong \(name) type-checked")
         }
     }

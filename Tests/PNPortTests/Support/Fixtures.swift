@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PNPort
@@ -68,7 +69,13 @@ struct ToolRun {
     let errors: String
 
     /// Runs `executable arguments…` to its end, at most `timeout` seconds; throws if it cannot start or overruns.
-    static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 120) throws -> ToolRun {
+    /// The wait is on a thread of its own (`onOwnThread`): a swiftc run lasts seconds, and a test waiting for it on a
+    /// pool thread of Swift concurrency held that thread — with another such test, every async test of the process.
+    static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 120) async throws -> ToolRun {
+        try await onOwnThread("ToolRun") { try Self.runBlocking(executable, arguments, timeout: timeout) }
+    }
+
+    private static func runBlocking(_ executable: URL, _ arguments: [String], timeout: TimeInterval) throws -> ToolRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

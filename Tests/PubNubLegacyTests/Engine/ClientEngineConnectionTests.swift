@@ -6,9 +6,15 @@ import Testing
 /// Network loss, recovery and restore (docs/BEHAVIOR.md §2.7, S-21, S-22, S-23, S-26, S-27, S-53) on the in-memory
 /// origin, whose network the test switches off and on. Probes run every 0.2 s here instead of 10 s.
 @Suite struct ClientEngineConnectionTests {
-    static func connected(_ recorder: EventRecorder, _ transport: FakeTransport) async throws -> PubNub {
+    static func connected(
+        _ recorder: EventRecorder,
+        _ transport: FakeTransport,
+        configure: (PNConfiguration) -> Void = { _ in }
+    ) async throws -> PubNub {
+        let configuration = PNConfiguration.testing(origin: "fake.origin:1")
+        configure(configuration)
         let client = PubNub.testing(
-            configuration: .testing(origin: "fake.origin:1"),
+            configuration: configuration,
             recorder: recorder,
             transport: transport,
             timings: .probing(every: 0.2)
@@ -57,7 +63,9 @@ import Testing
     @Test func aRequestInFlightWhenTheNetworkDropsFailsWith104AndIsNotResent() async throws {
         let recorder = EventRecorder()
         let transport = FakeTransport.origin { request in request.url.path.hasPrefix("/publish/") ? .hold : nil }
-        let client = try await Self.connected(recorder, transport)
+        // The held publish's own timeout (106) is pushed past the test's deadlines: only the drop may end it (a
+        // loaded whole run starved the test for 10 s between the send and the drop, and saw 106).
+        let client = try await Self.connected(recorder, transport) { $0.nonSubscriptionRequestTimeout = 120 }
         client.sendMessage("in flight", toChannel: PNChannel.channelWithName("f")) { state, value in
             recorder.block("publish.\(state.rawValue)", value)
         }

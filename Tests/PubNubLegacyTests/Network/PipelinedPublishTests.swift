@@ -148,13 +148,23 @@ import Testing
         let server = try Self.origin { request in
             if Self.text(request.target) == "p0" {
                 // Held until the test lets go; at the deadline the handler answers anyway.
-                try? eventuallyBlocking("the test to release the head", within: 20) { release.current }
+                try? eventuallyBlocking("the test to release the head", within: 120) { release.current }
             }
             return Self.published()
         }
-        defer { server.stop() }
+        defer {
+            release.set(true)
+            server.stop()
+        }
         let recorder = EventRecorder()
-        let client = try await Self.connected(to: "127.0.0.1:\(server.port)", depth: 4, recorder: recorder)
+        // The publishes' timeout (106) is pushed past the test's deadlines, so only the release ends the hold: a
+        // loaded whole run starved the test past the 10 s default while the head was held.
+        let client = try await Self.connected(
+            to: "127.0.0.1:\(server.port)",
+            depth: 4,
+            recorder: recorder,
+            timeout: 120
+        )
         let channel = PNChannel.channelWithName(Client.unique("slow-head"))
         for index in 0..<4 {
             client.sendMessage("p\(index)", toChannel: channel) { state, _ in
@@ -163,10 +173,10 @@ import Testing
         }
         // Pipelined: all four were sent (will-send) while the first answer is held; without pipelining the second
         // would wait for the first's answer.
-        try await recorder.waitForCount(4, .delegate, "willSendMessage", within: 10)
+        try await recorder.waitForCount(4, .delegate, "willSendMessage", within: 60)
         #expect(recorder.all(.delegate, "didSendMessage").isEmpty)
         release.set(true)
-        try await recorder.waitForCount(4, .delegate, "didSendMessage", within: 10)
+        try await recorder.waitForCount(4, .delegate, "didSendMessage", within: 60)
         // A sent message holds its JSON form.
         let sent = recorder.all(.delegate, "didSendMessage").compactMap { $0.message?.message as? String }
         #expect(sent == ["\"p0\"", "\"p1\"", "\"p2\"", "\"p3\""])

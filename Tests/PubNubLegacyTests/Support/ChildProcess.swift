@@ -1,5 +1,6 @@
 import Foundation
 import PlatformSupport
+import TestSupport
 
 @testable import PubNubLegacy
 
@@ -101,11 +102,8 @@ final class ChildProcess: Sendable {
     /// them — with two tests making certificates at once, a whole run's async tests stood still (a 2-core run saw
     /// 50 s pauses, long enough for clients' own 10 s timeouts to fire in tests that hold a request).
     func exitStatus() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            let waiter = Thread { continuation.resume(returning: self.waitUntilExit()) }
-            waiter.name = "ChildProcess.exitStatus"
-            waiter.start()
-        }
+        // The body cannot throw.
+        (try? await onOwnThread("ChildProcess.exitStatus") { self.waitUntilExit() }) ?? -1
     }
 
     /// Sends `signal` to the child unless it was already reaped.
