@@ -139,7 +139,11 @@ extension ClientEngine {
             if case .failure(.cancelled) = result { return }
             if case .failure(let failure) = result {
                 let from = self.security.level
-                if let lower = self.security.attemptFailed(failure, settings: self.settings) {
+                if let lower = self.security.attemptFailed(
+                    failure,
+                    settings: self.settings,
+                    canRelax: self.canRelaxCertificateValidation
+                ) {
                     // docs/BEHAVIOR.md §2.8: each rung is a silent retry; only the configuration allows it
                     // (docs/DESIGN.md A12).
                     PNLogger.log(.PNLogConnectionLayerErrorLevel, self, "TLS failed at \(from); retrying with \(lower)")
@@ -159,7 +163,13 @@ extension ClientEngine {
                 conclude.fire((false, true, true))
             case .success(let response):
                 let ok = (try? ResponseParser.time(response).get()) != nil
-                if !ok { _ = self.security.attemptFailed(Self.notATimeToken(response), settings: self.settings) }
+                if !ok {
+                    _ = self.security.attemptFailed(
+                        Self.notATimeToken(response),
+                        settings: self.settings,
+                        canRelax: self.canRelaxCertificateValidation
+                    )
+                }
                 conclude.fire((ok, !ok, true))
             }
         }
@@ -235,7 +245,7 @@ extension ClientEngine {
     /// origin's address, but not PubNub.
     static func notATimeToken(_ response: TransportResponse) -> TransportFailure {
         .network(
-            code: NSURLErrorBadServerResponse,
+            code: URLLoading.Code.badServerResponse,
             description: "The origin answered the time request with HTTP \(response.status) and a body that is "
                 + "not a PubNub time token."
         )

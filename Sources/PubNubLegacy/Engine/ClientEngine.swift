@@ -52,9 +52,9 @@ final class ClientEngine: @unchecked Sendable {
     /// The TLS ladder (docs/BEHAVIOR.md §2.8): the rung requests use now and the last connect failure.
     var security: SecurityLadder
     /// Whether the https transport can accept any certificate: the socket transport with OpenSSL (Linux) and
-    /// URLSession on Apple platforms (a server-trust challenge) can; URLSession on Linux cannot. Taken from the
-    /// service lane, which carries the connect attempts.
-    var canRelaxCertificateValidation: Bool { self.security.canRelax }
+    /// URLSession on Apple platforms (a server-trust challenge) can. Asked of the service lane, which carries the
+    /// connect attempts, when the TLS ladder needs to know (asking loads OpenSSL on Linux).
+    var canRelaxCertificateValidation: Bool { self.serviceLane.canRelaxCertificateValidation }
     var uuid: String?
     var connection = ConnectionStateMachine()
     private(set) lazy var loop = SubscribeLoop(engine: self)
@@ -118,7 +118,7 @@ final class ClientEngine: @unchecked Sendable {
         self.serviceLane = serviceLane
         self.longPollLane = longPollLane
         self.pipelineLane = pipelineLane
-        self.security = SecurityLadder(canRelax: serviceLane.canRelaxCertificateValidation)
+        self.security = SecurityLadder()
     }
 
     /// Stops everything (the owning `PubNub` went away, or `resetClient`). What the client accepted and has not
@@ -252,7 +252,7 @@ final class ClientEngine: @unchecked Sendable {
     var pipelineDepth: Int {
         guard let settings = self.settings, settings.publishPipelineDepth > 1,
             !settings.secure || self.security.level == .plain,
-            TransportRoute.plainHTTPUsesSockets(origin: settings.origin, on: .current(socketsCarryTLS: false))
+            TransportRoute.plainHTTPUsesSockets(origin: settings.origin, on: .current)
         else {
             return 1
         }

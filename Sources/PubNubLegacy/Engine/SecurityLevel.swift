@@ -51,16 +51,10 @@ enum SecurityLevel: Sendable, Equatable, CustomStringConvertible {
 /// the step down after a TLS failure of a connect attempt, the restart at `strict` when the settings it stands on
 /// change, and the failure a connection-failed error reports. No I/O: the engine sends the attempts and asks here.
 struct SecurityLadder: Equatable {
-    /// Whether the transport can accept any certificate (the relaxed rung is skipped without it).
-    let canRelax: Bool
     /// The rung requests use now.
     private(set) var level = SecurityLevel.strict
     /// Why the last connect attempt failed, for the connection-failed error; nil after a silent downgrade.
     private(set) var lastFailure: TransportFailure?
-
-    init(canRelax: Bool) {
-        self.canRelax = canRelax
-    }
 
     /// `new` settings replaced `old` (nil: the first ones): back to `strict` when they change what the ladder
     /// stands on (origin, TLS, the fallback permissions, the trust).
@@ -78,14 +72,20 @@ struct SecurityLadder: Equatable {
 
     /// A connect attempt failed with `failure` under `settings`. Returns the rung to retry at silently (a TLS
     /// failure with a lower rung the settings and the transport allow), which is then the level; nil when the
-    /// failure takes its ordinary course and is remembered for the report.
-    mutating func attemptFailed(_ failure: TransportFailure, settings: ClientSettings?) -> SecurityLevel? {
+    /// failure takes its ordinary course and is remembered for the report. `canRelax` — whether the transport can
+    /// accept any certificate (the relaxed rung is skipped without it) — is asked only for a TLS failure of a
+    /// secure client that may relax: on Linux the answer loads OpenSSL, which a plain-`http` client never needs.
+    mutating func attemptFailed(
+        _ failure: TransportFailure,
+        settings: ClientSettings?,
+        canRelax: @autoclosure () -> Bool
+    ) -> SecurityLevel? {
         self.lastFailure = failure
         guard case .tls = failure, let settings, settings.secure,
             let lower = self.level.next(
                 reduceSecurityLevelOnError: settings.reduceSecurityLevelOnError,
                 ignoreSecureConnectionRequirement: settings.ignoreSecureConnectionRequirement,
-                canRelax: self.canRelax
+                canRelax: self.level == .strict && settings.reduceSecurityLevelOnError && canRelax()
             )
         else {
             return nil

@@ -89,8 +89,9 @@ extension PNConfiguration {
     /// messages stays under 4 MiB). A larger answer — from a misbehaving origin or proxy — fails its request with
     /// `kPNResponseTooLargeError` (category `malformedResponse`) as soon as the limit is passed, and the connection
     /// is dropped; the client goes on, and its memory never holds more than about this much of one answer. Values
-    /// below 1,024 are stored as 1,024. Enforced as the bytes arrive on plain-HTTP origins; on `https://` origins,
-    /// which go through URLSession, the answer is refused only once URLSession has read it whole.
+    /// below 1,024 are stored as 1,024. Enforced as the bytes arrive where the package's sockets carry the request
+    /// (Linux; loopback origins on Apple platforms); where URLSession carries it (Apple platforms, an origin on
+    /// another machine), the answer is refused only once URLSession has read it whole.
     ///
     /// Headers and trailers have fixed bounds: 64 KiB of header (256 lines) and 64 KiB of trailers.
     public var maximumResponseBodySize: Int {
@@ -110,9 +111,7 @@ extension PNConfiguration {
     /// `.tlsFailure`, code -1200) naming the file. The host name is verified as with the system store.
     ///
     /// Works on Linux (the package's own TLS, OpenSSL) and on Apple platforms (URLSession's server-trust
-    /// challenge, the Security framework), with the same file format and failures. Only a Linux system without
-    /// OpenSSL, where libcurl carries TLS, cannot honour it: an `https` request with this set fails there with a TLS
-    /// failure instead of ignoring it.
+    /// challenge, the Security framework), with the same file format and failures.
     public var anchorCertificatesFile: String? {
         get { self.settings.withLock { $0.anchorCertificatesFile } }
         set { self.settings.withLock { $0.anchorCertificatesFile = newValue } }

@@ -266,8 +266,8 @@ public final class PNConfiguration: NSObject, NSCopying, CustomReflectable, @unc
     /// keys.
     ///
     /// Works where the client's TLS can skip validation: on Linux the package's own TLS (OpenSSL, loaded at run
-    /// time), on Apple platforms URLSession's server-trust challenge. Should OpenSSL be missing on Linux, the client
-    /// falls back to URLSession (libcurl), which cannot skip validation: the setting then has no effect and the
+    /// time), on Apple platforms URLSession's server-trust challenge. Should OpenSSL be missing on Linux, there is no
+    /// TLS at all (every `https` request fails with -1200 naming why): the setting then has no effect and the
     /// ladder goes straight to `ignoreSecureConnectionRequirement`. With NO, the certificate failure is reported
     /// (category `.tlsFailure`). Default NO in this package (3.4: YES, docs/DESIGN.md A12). 3.4 getter:
     /// `shouldReduceSecurityLevelOnError`.

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 // The one place where transport, HTTP-status and body failures become `PNError`s.
 
 extension PNError {
@@ -118,7 +114,7 @@ extension PNError {
         case .tls(let code, let description):
             let texts = Self.tlsTexts(code: code)
             return PNError(
-                domain: NSURLErrorDomain,
+                domain: URLLoading.errorDomain,
                 code: code,
                 message: description,
                 failureReason: texts.reason,
@@ -128,7 +124,7 @@ extension PNError {
                 underlyingError: Self.systemError(failure, timeout: nil)
             )
         case .other(let domain, let code, let description):
-            let badAnswer = domain == NSURLErrorDomain && code == NSURLErrorBadServerResponse
+            let badAnswer = domain == URLLoading.errorDomain && code == URLLoading.Code.badServerResponse
             return PNError(
                 domain: domain,
                 code: code,
@@ -195,14 +191,16 @@ extension PNError {
         case .timedOut:
             let limit = timeout.map { " within \(Self.seconds($0))" } ?? " within the request's timeout"
             (domain, code, text) = (
-                NSURLErrorDomain, NSURLErrorTimedOut, "\(origin ?? "The origin") did not answer\(limit)."
+                URLLoading.errorDomain, URLLoading.Code.timedOut, "\(origin ?? "The origin") did not answer\(limit)."
             )
         case .network(let value, let description), .tls(let value, let description):
-            (domain, code, text) = (NSURLErrorDomain, value, description)
+            (domain, code, text) = (URLLoading.errorDomain, value, description)
         case .other(let otherDomain, let value, let description):
             (domain, code, text) = (otherDomain, value, description)
         case .responseTooLarge(let why):
-            (domain, code, text) = (NSURLErrorDomain, NSURLErrorDataLengthExceedsMaximum, "Response too large: \(why).")
+            (domain, code, text) = (
+                URLLoading.errorDomain, URLLoading.Code.dataLengthExceedsMaximum, "Response too large: \(why)."
+            )
         }
         return NSError(domain: domain, code: code, userInfo: [NSLocalizedDescriptionKey: text])
     }
@@ -211,12 +209,12 @@ extension PNError {
     /// what exactly was wrong).
     private static func tlsTexts(code: Int) -> (reason: String, suggestion: String) {
         switch code {
-        case URLError.Code.serverCertificateHasBadDate.rawValue, URLError.Code.serverCertificateNotYetValid.rawValue:
+        case URLLoading.Code.serverCertificateHasBadDate, URLLoading.Code.serverCertificateNotYetValid:
             return (
                 "The origin's certificate is outside its validity period.",
                 "Renew the origin's certificate, or correct this machine's clock."
             )
-        case URLError.Code.serverCertificateUntrusted.rawValue, URLError.Code.serverCertificateHasUnknownRoot.rawValue:
+        case URLLoading.Code.serverCertificateUntrusted, URLLoading.Code.serverCertificateHasUnknownRoot:
             return (
                 "The origin's certificate, or its public key, is not trusted by this configuration.",
                 "Check the origin's host name; trust its CA with anchorCertificatesFile (a PEM file) or update "

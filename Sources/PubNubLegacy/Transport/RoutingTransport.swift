@@ -3,8 +3,8 @@ import PlatformSupport
 
 /// The transport a client lane uses: the package's sockets or a `URLSessionTransport` created on first use, as
 /// `TransportRoute` decides for each request — on Apple platforms URLSession for everything that leaves the machine,
-/// on Linux the sockets for plain HTTP and, with OpenSSL, for TLS too. On Linux, `https` through URLSession is the
-/// fallback for a system without a usable OpenSSL, logged once per process (`TLSFallbackNotice`).
+/// on Linux the sockets for everything (`https` with OpenSSL, loaded at the first `https` request; without a usable
+/// OpenSSL an `https` request fails with a TLS error that says why).
 ///
 /// Completions come from whichever transport carried the request, exactly once and never inside `send`.
 final class RoutingTransport: HTTPTransport {
@@ -20,8 +20,7 @@ final class RoutingTransport: HTTPTransport {
 
     /// - Parameters:
     ///   - sockets: Carries what `TransportRoute` gives the sockets.
-    ///   - platform: What the route depends on (whether remote requests go through URLSession, whether `sockets`
-    ///     speak TLS).
+    ///   - platform: What the route depends on (whether URLSession carries the requests that leave the machine).
     ///   - makeSession: Creates the URLSession transport, at the first request routed to it.
     init(
         sockets: any HTTPTransport,
@@ -34,22 +33,25 @@ final class RoutingTransport: HTTPTransport {
     }
 
     /// A lane of `maximumConnections` on this platform. `reusesConnections`: keep-alive on the socket transport (see
-    /// `SocketTransport`); URLSession manages its own connections.
+    /// `SocketTransport`); URLSession manages its own connections. `openSSL`: the sockets' TLS library, asked for at
+    /// the first `https` request they carry (tests count the asks).
     convenience init(
         maximumConnections: Int,
         label: String,
         reusesConnections: Bool = true,
-        notice: TLSFallbackNotice = .shared
+        openSSL: @escaping TLSContextCache.Library = { OpenSSL.shared }
     ) {
         let sockets = SocketTransport(
             maximumConnections: maximumConnections,
             label: label,
-            reusesConnections: reusesConnections
+            reusesConnections: reusesConnections,
+            openSSL: openSSL
         )
-        self.init(sockets: sockets, platform: .current(socketsCarryTLS: sockets.supportsTLS)) {
-            notice.fellBack()
-            return URLSessionTransport(maximumConnections: maximumConnections, label: label)
-        }
+        self.init(
+            sockets: sockets,
+            platform: .current,
+            makeSession: Self.sessionTransport(maximumConnections: maximumConnections, label: label)
+        )
     }
 
     @discardableResult
@@ -84,57 +86,12 @@ final class RoutingTransport: HTTPTransport {
         session?.invalidate()
     }
 
-    /// Where the origin's `https` goes can relax validation: the sockets with OpenSSL, or URLSession on Apple
-    /// platforms (not libcurl's).
+    /// Where the origin's `https` goes can relax validation: URLSession where the package judges server trust
+    /// (Apple platforms), else the sockets when OpenSSL loads (asking loads it; the TLS ladder asks only after a TLS
+    /// failure it may relax).
     var canRelaxCertificateValidation: Bool {
-        self.platform.socketsCarryTLS && !self.platform.remoteThroughURLSession
-            ? self.sockets.canRelaxCertificateValidation : URLSessionTransport.canRelaxCertificateValidation
-    }
-}
-
-/// Says once per process, in the log, that `https` requests go through URLSession because OpenSSL could not be
-/// loaded. On Apple platforms URLSession is the design, not a fallback, so nothing is said there (`loadFailure`).
-final class TLSFallbackNotice: Sendable {
-    /// The process's notice, used by every client's lanes.
-    static let shared = TLSFallbackNotice { reason in
-        PNLogger.log(
-            .PNLogConnectionLayerErrorLevel,
-            nil,
-            "OpenSSL is not usable (\(reason)); https requests go through URLSession, which cannot use "
-                + "anchorCertificatesFile, pinnedPublicKeyHashes or reduceSecurityLevelOnError on Linux"
-        )
-    }
-
-    private let told = Locked(false)
-    private let reason: @Sendable () -> String?
-    private let log: @Sendable (String) -> Void
-
-    /// - Parameters:
-    ///   - reason: Why OpenSSL is not used; nil when there is nothing to say (not Linux).
-    ///   - log: Writes the notice.
-    init(
-        reason: @escaping @Sendable () -> String? = TLSFallbackNotice.loadFailure,
-        log: @escaping @Sendable (String) -> Void
-    ) {
-        self.reason = reason
-        self.log = log
-    }
-
-    /// Why `OpenSSL.shared` did not load where it is the package's TLS (Linux); nil where URLSession is the design
-    /// (Apple platforms) or when it loaded.
-    static let loadFailure: @Sendable () -> String? = {
-        guard !SessionTrust.judgesServerTrust, case .failure(let failure) = OpenSSL.shared else { return nil }
-        return failure.reason
-    }
-
-    /// A lane started using URLSession for `https`: logs the reason the first time in the process.
-    func fellBack() {
-        guard let reason = self.reason() else { return }
-        let first = self.told.withLock { told -> Bool in
-            defer { told = true }
-            return !told
-        }
-        if first { self.log(reason) }
+        self.platform.remoteThroughURLSession
+            ? SessionTrust.judgesServerTrust : self.sockets.canRelaxCertificateValidation
     }
 }
 

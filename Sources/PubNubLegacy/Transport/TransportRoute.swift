@@ -1,41 +1,39 @@
 import Foundation
 
 /// Which transport carries a request: the package's own keep-alive sockets (`SocketTransport`) or URLSession
-/// (`URLSessionTransport`). Decided from the URL and two platform facts, without I/O, so Linux tests cover the Apple
-/// rule too (`RoutingTransport` carries the decision out).
+/// (`URLSessionTransport`, Apple platforms only). Decided from the URL and one platform fact, without I/O, so Linux
+/// tests cover the Apple rule too (`RoutingTransport` carries the decision out).
 ///
 /// - Apple platforms: every request to another machine goes through URLSession, plain `http` included, so it gets
 ///   what the system gives URLSession and not BSD sockets — App Transport Security's policy, cellular bring-up,
 ///   VPN on demand, the system's proxies. Sockets carry only loopback traffic (`LocalOrigin` during development),
 ///   and only plain `http` (they have no TLS there).
-/// - Elsewhere (Linux): plain `http` over the sockets; `https` over the sockets when they speak TLS (OpenSSL
-///   loaded), else URLSession.
+/// - Elsewhere (Linux): the sockets carry everything, `https` with OpenSSL, which they open at the first `https`
+///   request (a client that only speaks plain `http` never loads it). Where OpenSSL cannot be loaded, an `https`
+///   request fails with a TLS error naming why; there is no URLSession fallback (FoundationNetworking is not linked:
+///   README "Platforms").
 enum TransportRoute: Equatable, Sendable {
     case sockets
     case urlSession
 
-    /// The platform facts the route depends on.
+    /// The platform fact the route depends on.
     struct Platform: Equatable, Sendable {
-        /// URLSession carries every request that leaves the machine (Apple platforms).
+        /// URLSession carries every request that leaves the machine, and `https` to this one (Apple platforms);
+        /// false: there is no URLSession route, the sockets carry everything.
         var remoteThroughURLSession: Bool
-        /// The sockets speak TLS (OpenSSL loaded, `SocketTransport.supportsTLS`).
-        var socketsCarryTLS: Bool
 
-        /// This platform, with the sockets' TLS as given: URLSession for remote requests where the package judges
-        /// server trust through it (`SessionTrust.judgesServerTrust`: Apple platforms).
-        static func current(socketsCarryTLS: Bool) -> Platform {
-            Platform(remoteThroughURLSession: SessionTrust.judgesServerTrust, socketsCarryTLS: socketsCarryTLS)
+        /// This platform: URLSession where the package judges server trust through it
+        /// (`SessionTrust.judgesServerTrust`: Apple platforms).
+        static var current: Platform {
+            Platform(remoteThroughURLSession: SessionTrust.judgesServerTrust)
         }
     }
 
     /// The route of a request to `url` on `platform`.
     static func decide(for url: URL, on platform: Platform) -> TransportRoute {
-        if platform.remoteThroughURLSession && !Self.isLoopback(url.host) { return .urlSession }
-        switch url.scheme?.lowercased() {
-        case "http": return .sockets
-        case "https" where platform.socketsCarryTLS: return .sockets
-        default: return .urlSession
-        }
+        guard platform.remoteThroughURLSession else { return .sockets }
+        if !Self.isLoopback(url.host) { return .urlSession }
+        return url.scheme?.lowercased() == "http" ? .sockets : .urlSession
     }
 
     /// Whether `host` names this machine: `localhost`, an IPv4 address in 127.0.0.0/8, or `::1` (bracketed or not).

@@ -1,27 +1,11 @@
-// Everywhere the Security framework is not (Linux): FoundationNetworking's URLSession (libcurl) never delivers
-// server-trust challenges to a delegate and has no setting that skips certificate validation, so a URLSession
-// request here is always validated against the system's trust store, and the package cannot judge it. The package's
-// own TLS (OpenSSL, `TLSStream`) carries `https` on Linux; URLSession only when OpenSSL is missing. The counterpart
-// of `TrustEvaluation+Security.swift`.
+// Everywhere the Security framework is not (Linux): no URLSession route (`URLSessionTransport+NoSecurity.swift`), so
+// nothing judges server trust through URLSession; the package's own TLS (OpenSSL, `TLSStream`) carries `https` and
+// carries out `TrustEvaluation` itself. The counterpart of `TrustEvaluation+Security.swift`.
 
 #if !canImport(Security)
-import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// The URLSession side of server trust where the package cannot judge it: no delegate, nothing registered.
-final class SessionTrust: Sendable {
-    /// Relaxed validation, own anchors and pins cannot be carried out through this URLSession.
+/// The URLSession side of server trust, where there is none.
+enum SessionTrust {
+    /// Relaxed validation, own anchors and pins are not carried out through URLSession here.
     static let judgesServerTrust = false
-
-    let challenges = TrustChallenges()
-
-    /// What the session is created with: no delegate.
-    var sessionDelegate: (any URLSessionDelegate)? { nil }
-
-    /// Nothing to set: libcurl negotiates TLS itself.
-    static func configure(_ configuration: URLSessionConfiguration) {}
 }
 #endif

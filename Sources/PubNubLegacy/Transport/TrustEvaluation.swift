@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 // How a TLS server is judged, decided once for every TLS library the package drives: OpenSSL on its own sockets
 // (`TLSContext`, `TLSStream`, Linux) and the Security framework under URLSession's server-trust challenge
 // (`URLSessionTransport+Security.swift`, Apple platforms). Each library only hands over its chain as DER
@@ -59,18 +55,20 @@ struct TrustEvaluation: Sendable, Equatable {
     /// The failure for a certificate `library` refused (`detail`: the library's own words): −1201 expired, −1204 not
     /// valid yet, −1202 any other refusal — the codes Apple platforms give for the same refusals (A12).
     func refused(_ refusal: Refusal, library: String, detail: String) -> TransportFailure {
-        let code: URLError.Code
+        let code: Int
         let what: String
         switch refusal {
-        case .expired: (code, what) = (.serverCertificateHasBadDate, "has expired")
-        case .notYetValid: (code, what) = (.serverCertificateNotYetValid, "is not valid yet")
-        case .otherHost: (code, what) = (.serverCertificateUntrusted, "does not name \(self.host)")
+        case .expired: (code, what) = (URLLoading.Code.serverCertificateHasBadDate, "has expired")
+        case .notYetValid: (code, what) = (URLLoading.Code.serverCertificateNotYetValid, "is not valid yet")
+        case .otherHost: (code, what) = (URLLoading.Code.serverCertificateUntrusted, "does not name \(self.host)")
         case .unknownAuthority:
-            (code, what) = (.serverCertificateUntrusted, "is not issued by an authority in \(self.trustDescription)")
-        case .untrusted: (code, what) = (.serverCertificateUntrusted, "is not trusted")
+            (code, what) = (
+                URLLoading.Code.serverCertificateUntrusted, "is not issued by an authority in \(self.trustDescription)"
+            )
+        case .untrusted: (code, what) = (URLLoading.Code.serverCertificateUntrusted, "is not trusted")
         }
         return .tls(
-            code: code.rawValue,
+            code: code,
             description: "The certificate of \(self.host) \(what) (\(library): \(detail))."
         )
     }
@@ -96,7 +94,7 @@ struct TrustEvaluation: Sendable, Equatable {
             }
         }
         return .tls(
-            code: URLError.Code.serverCertificateUntrusted.rawValue,
+            code: URLLoading.Code.serverCertificateUntrusted,
             description: "The public key of \(self.host) matches none of the pinned keys"
                 + (leafDigest.map { " (its SHA-256 is \(Base64.encode($0)))." } ?? ".")
         )

@@ -17,48 +17,64 @@ import Testing
 
     @Test func everyAllowedRungIsTriedSilentlyThenTheTLSFailureIsReported() {
         let settings = Self.settings(reduce: true, ignore: true)
-        var ladder = SecurityLadder(canRelax: true)
+        var ladder = SecurityLadder()
         ladder.settingsApplied(old: nil, new: settings)
-        #expect(ladder.attemptFailed(Self.untrusted, settings: settings) == .relaxed)
+        #expect(ladder.attemptFailed(Self.untrusted, settings: settings, canRelax: true) == .relaxed)
         #expect(ladder.level == .relaxed && ladder.lastFailure == nil)
-        #expect(ladder.attemptFailed(Self.untrusted, settings: settings) == .plain)
-        #expect(ladder.attemptFailed(Self.untrusted, settings: settings) == nil)
+        #expect(ladder.attemptFailed(Self.untrusted, settings: settings, canRelax: true) == .plain)
+        #expect(ladder.attemptFailed(Self.untrusted, settings: settings, canRelax: true) == nil)
         #expect(ladder.level == .plain)
         #expect(ladder.takeLastFailure() == Self.untrusted)
         #expect(ladder.takeLastFailure() == nil)
     }
 
     @Test func withoutPermissionOrRelaxationNoRungIsSkippedTo() {
-        var strictOnly = SecurityLadder(canRelax: true)
-        #expect(strictOnly.attemptFailed(Self.untrusted, settings: Self.settings(reduce: false, ignore: false)) == nil)
+        var strictOnly = SecurityLadder()
+        #expect(
+            strictOnly.attemptFailed(
+                Self.untrusted,
+                settings: Self.settings(reduce: false, ignore: false),
+                canRelax: true
+            ) == nil
+        )
         #expect(strictOnly.level == .strict && strictOnly.lastFailure == Self.untrusted)
         // The transport cannot relax: the reduce permission alone has nothing to step to.
-        var cannotRelax = SecurityLadder(canRelax: false)
-        #expect(cannotRelax.attemptFailed(Self.untrusted, settings: Self.settings(reduce: true, ignore: false)) == nil)
+        var cannotRelax = SecurityLadder()
         #expect(
-            cannotRelax.attemptFailed(Self.untrusted, settings: Self.settings(reduce: true, ignore: true)) == .plain
+            cannotRelax.attemptFailed(
+                Self.untrusted,
+                settings: Self.settings(reduce: true, ignore: false),
+                canRelax: false
+            ) == nil
+        )
+        #expect(
+            cannotRelax.attemptFailed(
+                Self.untrusted,
+                settings: Self.settings(reduce: true, ignore: true),
+                canRelax: false
+            ) == .plain
         )
         // TLS off: nothing to step down from.
-        var plain = SecurityLadder(canRelax: true)
+        var plain = SecurityLadder()
         var insecure = Self.settings(reduce: true, ignore: true)
         insecure.secure = false
-        #expect(plain.attemptFailed(Self.untrusted, settings: insecure) == nil)
+        #expect(plain.attemptFailed(Self.untrusted, settings: insecure, canRelax: true) == nil)
     }
 
     @Test func otherFailuresTakeTheirCourseAndAreRememberedForTheReport() {
         let settings = Self.settings(reduce: true, ignore: true)
-        var ladder = SecurityLadder(canRelax: true)
-        #expect(ladder.attemptFailed(.timedOut, settings: settings) == nil)
+        var ladder = SecurityLadder()
+        #expect(ladder.attemptFailed(.timedOut, settings: settings, canRelax: true) == nil)
         #expect(ladder.level == .strict && ladder.lastFailure == .timedOut)
-        #expect(ladder.attemptFailed(.responseTooLarge("body"), settings: settings) == nil)
+        #expect(ladder.attemptFailed(.responseTooLarge("body"), settings: settings, canRelax: true) == nil)
         #expect(ladder.takeLastFailure() == .responseTooLarge("body"))
     }
 
     @Test func aTLSRelevantSettingsChangeRestartsAtStrictAndMakesAFallenBackClientReconnect() {
         let settings = Self.settings(reduce: true, ignore: true)
-        var ladder = SecurityLadder(canRelax: false)
+        var ladder = SecurityLadder()
         ladder.settingsApplied(old: nil, new: settings)
-        #expect(ladder.attemptFailed(Self.untrusted, settings: settings) == .plain)
+        #expect(ladder.attemptFailed(Self.untrusted, settings: settings, canRelax: false) == .plain)
         var timeout = settings
         timeout.nonSubscriptionRequestTimeout = 20
         #expect(!ladder.requiresReconnect(old: settings, new: timeout))
@@ -70,5 +86,38 @@ import Testing
         ladder.settingsApplied(old: settings, new: stricter)
         #expect(ladder.level == .strict)
         #expect(!ladder.requiresReconnect(old: stricter, new: settings))  // at strict there is nothing to undo
+    }
+
+    /// Whether the transport can relax is asked only for a TLS failure the settings allow to relax: on Linux the
+    /// answer loads OpenSSL, which a plain-`http` client must never do.
+    @Test func theTransportIsAskedWhetherItCanRelaxOnlyWhenTheRelaxedRungIsAllowed() {
+        var asked = 0
+        func canRelax() -> Bool {
+            asked += 1
+            return true
+        }
+        var plain = SecurityLadder()
+        var insecure = Self.settings(reduce: true, ignore: true)
+        insecure.secure = false
+        _ = plain.attemptFailed(.timedOut, settings: insecure, canRelax: canRelax())
+        _ = plain.attemptFailed(Self.untrusted, settings: insecure, canRelax: canRelax())
+        _ = plain.attemptFailed(Self.untrusted, settings: nil, canRelax: canRelax())
+        var strictOnly = SecurityLadder()
+        _ = strictOnly.attemptFailed(
+            Self.untrusted,
+            settings: Self.settings(reduce: false, ignore: true),
+            canRelax: canRelax()
+        )
+        var secure = SecurityLadder()
+        _ = secure.attemptFailed(.timedOut, settings: Self.settings(reduce: true, ignore: true), canRelax: canRelax())
+        #expect(asked == 0)
+        #expect(
+            secure.attemptFailed(
+                Self.untrusted,
+                settings: Self.settings(reduce: true, ignore: true),
+                canRelax: canRelax()
+            ) == .relaxed
+        )
+        #expect(asked == 1)
     }
 }

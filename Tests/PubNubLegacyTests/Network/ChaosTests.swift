@@ -56,14 +56,6 @@ import Testing
         "non-utf8", "html", "stall", "restart(keepingStore)", "close-all",
     ]
 
-    /// The kinds this run uses. While the clients run on `URLSessionTransport` the headers cut is left out:
-    /// FoundationNetworking traps ("Transfer completed, but there's no response") when a connection closes inside the
-    /// head of an answer. Any other transport gets every kind.
-    static func kinds(for client: PubNub) -> Set<String> {
-        guard client.engine.serviceLane is URLSessionTransport else { return Self.everyKind }
-        return Self.everyKind.subtracting(["cut=headers"])
-    }
-
     @Test func messagesSentThroughRandomFaultsArriveExactlyOnceInOrder() async throws {
         try await Self.run(secure: false)
     }
@@ -140,7 +132,7 @@ import Testing
         try await eventually("two parked long-polls; \(context)", within: 20) { origin.counters.parkedPolls >= 2 }
 
         // Faults and traffic run side by side until the schedule is done.
-        let kinds = Self.kinds(for: alice.client)
+        let kinds = Self.everyKind
         let schedule = Self.schedule(kinds, lasting: seconds, using: &generator)
         let done = Locked(false)
         defer { done.set(true) }  // the traffic task ends on every way out
@@ -251,14 +243,7 @@ import Testing
                 redelivered.isEmpty,
                 "\(report); \(receiver.name) got \(sender.name):\(index) twice: \(redelivered.map(describe)); events \(receiver.connectionEvents)"
             )
-            withKnownIssue(
-                "libcurl (URLSessionTransport) sends a request again when its reused connection closes before an answer",
-                isIntermittent: true
-            ) {
-                #expect(resent.isEmpty, "\(report); re-sent: \(resent.map(describe))")
-            } when: {
-                receiver.client.engine.serviceLane is URLSessionTransport
-            }
+            #expect(resent.isEmpty, "\(report); re-sent: \(resent.map(describe))")
         }
         #expect(receiver.strays.isEmpty, "\(report); \(receiver.name) got \(receiver.strays)")
     }

@@ -17,7 +17,7 @@ import FoundationNetworking
 /// arrives. S-11 puts a TLS terminator with a self-signed certificate in front of the origin.
 ///
 /// Where the client's TLS can skip validation (the socket transport's OpenSSL on Linux, URLSession on Apple
-/// platforms) the relaxed rung is tried; URLSession on Linux (no OpenSSL) cannot, and skips it.
+/// platforms) the relaxed rung is tried; Linux without OpenSSL has no TLS at all (every rung but plain fails).
 @Suite struct TLSFallbackTests {
     /// The TLS codes as Apple platforms number them (FoundationNetworking's `NSURLError…` constants are one lower).
     static let handshakeFailed = URLError.Code.secureConnectionFailed.rawValue
@@ -239,7 +239,7 @@ import FoundationNetworking
         defer { harness.stop() }
         let canRelax = harness.client.engine.canRelaxCertificateValidationNow
         #if os(Linux)
-        // The socket transport's OpenSSL can relax validation; only URLSession on Linux (no OpenSSL) cannot.
+        // The socket transport's OpenSSL can relax validation; without OpenSSL there is no TLS to relax.
         #expect(canRelax == OpenSSLTests.loaded)
         #endif
         try await harness.connect()

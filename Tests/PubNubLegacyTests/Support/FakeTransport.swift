@@ -35,7 +35,7 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
     private let queue = DispatchQueue(label: "fake-transport")
 
     /// Whether the engine may ask this transport for relaxed certificate validation (the TLS ladder's middle rung,
-    /// docs/BEHAVIOR.md §2.8): as on Apple platforms when true, as URLSession on Linux when false.
+    /// docs/BEHAVIOR.md §2.8): as the default lanes when true, as a transport without TLS to relax when false.
     let canRelaxCertificateValidation: Bool
 
     init(canRelaxCertificateValidation: Bool = false, rule: @escaping @Sendable (TransportRequest) -> Reply) {

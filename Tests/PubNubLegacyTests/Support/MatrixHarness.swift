@@ -124,7 +124,7 @@ final class MatrixHarness: @unchecked Sendable {
             self.transport = nil
             let configuration = Self.secureConfiguration(proxy: tls.proxy, authority: tls.authority)
             configure(configuration)
-            let lanes = TapTransport.lanes(log: self.traffic, secure: true)
+            let lanes = TapTransport.lanes(log: self.traffic)
             self.client = PubNub(
                 configuration: configuration,
                 delegate: nil,

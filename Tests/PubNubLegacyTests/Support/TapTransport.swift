@@ -130,18 +130,16 @@ final class TapTransport: HTTPTransport {
         self.log = log
     }
 
-    /// Two lanes of the sizes a client gets by default, each tapped into `log`: URLSession ones, or with `secure`
-    /// the client's own default lanes (`RoutingTransport`: TLS over the socket transport where OpenSSL is).
-    static func lanes(log: TrafficLog, secure: Bool = false) -> (service: TapTransport, longPoll: TapTransport) {
-        if secure {
-            return (
-                TapTransport(RoutingTransport(maximumConnections: 4, label: "service"), lane: "service", log: log),
-                TapTransport(RoutingTransport(maximumConnections: 2, label: "long-poll"), lane: "long-poll", log: log)
+    /// The two lanes a client gets by default (`RoutingTransport`: the socket transport, TLS with OpenSSL), each
+    /// tapped into `log`.
+    static func lanes(log: TrafficLog) -> (service: TapTransport, longPoll: TapTransport) {
+        (
+            TapTransport(RoutingTransport(maximumConnections: 4, label: "service"), lane: "service", log: log),
+            TapTransport(
+                RoutingTransport(maximumConnections: 2, label: "long-poll", reusesConnections: false),
+                lane: "long-poll",
+                log: log
             )
-        }
-        return (
-            TapTransport(URLSessionTransport(maximumConnections: 4, label: "service"), lane: "service", log: log),
-            TapTransport(URLSessionTransport(maximumConnections: 2, label: "long-poll"), lane: "long-poll", log: log)
         )
     }
 

@@ -10,21 +10,20 @@ import Testing
         TransportRequest(method: "GET", url: URL(string: url)!, body: nil, timeout: 5)
     }
 
-    /// Linux without OpenSSL, Linux with it, and Apple platforms.
-    static let linuxWithoutOpenSSL = TransportRoute.Platform(remoteThroughURLSession: false, socketsCarryTLS: false)
-    static let linux = TransportRoute.Platform(remoteThroughURLSession: false, socketsCarryTLS: true)
-    static let apple = TransportRoute.Platform(remoteThroughURLSession: true, socketsCarryTLS: false)
+    /// Linux (the sockets carry everything) and Apple platforms (URLSession carries what leaves the machine).
+    static let linux = TransportRoute.Platform(remoteThroughURLSession: false)
+    static let apple = TransportRoute.Platform(remoteThroughURLSession: true)
 
-    @Test func plainGoesToSocketsAndTLSToALazilyCreatedSecondTransport() async throws {
+    @Test func onApplePlatformsTheSessionTransportIsCreatedAtTheFirstRequestRoutedToIt() async throws {
         let plain = FakeTransport { _ in .respond(200, "plain") }
         let secure = FakeTransport { _ in .respond(200, "secure") }
         let created = Locked(0)
-        let routing = RoutingTransport(sockets: plain, platform: Self.linuxWithoutOpenSSL) {
+        let routing = RoutingTransport(sockets: plain, platform: Self.apple) {
             created.withLock { $0 += 1 }
             return secure
         }
         defer { routing.invalidate() }
-        let first = try await SocketTransportTests.outcome(routing, Self.request("http://a.example/time/0")).get()
+        let first = try await SocketTransportTests.outcome(routing, Self.request("http://127.0.0.1/time/0")).get()
         #expect(String(decoding: first.body, as: UTF8.self) == "plain")
         #expect(created.current == 0)
         for _ in 0..<2 {
@@ -36,14 +35,14 @@ import Testing
         #expect(secure.requests.count == 2)
     }
 
-    @Test func invalidateReachesBothAndLaterTLSRequestsAreCancelled() async throws {
+    @Test func invalidateReachesBothAndLaterSessionRequestsAreCancelled() async throws {
         let created = Locked(0)
-        let routing = RoutingTransport(sockets: FakeTransport { _ in .hold }, platform: Self.linuxWithoutOpenSSL) {
+        let routing = RoutingTransport(sockets: FakeTransport { _ in .hold }, platform: Self.apple) {
             created.withLock { $0 += 1 }
             return FakeTransport { _ in .hold }
         }
         let log = CompletionLog()
-        routing.send(Self.request("http://a.example/"), completion: log.completion(0))
+        routing.send(Self.request("http://127.0.0.1/"), completion: log.completion(0))
         routing.send(Self.request("https://a.example/"), completion: log.completion(1))
         routing.invalidate()
         try await log.waitFor(2)
@@ -65,18 +64,41 @@ import Testing
         #expect(server.requests.first?.head.contains("Accept-Encoding: identity") == true)
     }
 
-    @Test func aSocketTransportThatSpeaksTLSCarriesHTTPSAndNoSessionIsMade() async throws {
+    @Test func onLinuxTheSocketsCarryEverythingAndNoSessionIsMade() async throws {
         let plain = FakeTransport { _ in .respond(200, "sockets") }
         let routing = RoutingTransport(sockets: plain, platform: Self.linux) {
             Issue.record("no URLSession transport should be made")
             return FakeTransport { _ in .respond(200, "session") }
         }
         defer { routing.invalidate() }
-        for url in ["http://a.example/", "https://a.example/"] {
+        for url in ["http://a.example/", "https://a.example/", "https://127.0.0.1:8443/"] {
             let answer = try await SocketTransportTests.outcome(routing, Self.request(url)).get()
             #expect(String(decoding: answer.body, as: UTF8.self) == "sockets")
         }
-        #expect(plain.requests.count == 2)
+        #expect(plain.requests.count == 3)
+    }
+
+    /// Where OpenSSL cannot be loaded, the default lanes refuse `https` with a TLS error that says why — at once, and
+    /// through no other transport (Linux has no URLSession fallback) — and still carry plain `http`.
+    @Test func withoutOpenSSLTheDefaultLanesRefuseHTTPSWithATLSErrorNamingWhy() async throws {
+        let server = try RawHTTPServer { _ in .send(RawHTTPServer.ok("plain"), close: false) }
+        defer { server.stop() }
+        let routing = RoutingTransport(maximumConnections: 2, label: "test") {
+            .failure(OpenSSL.LoadFailure(reason: "libssl.so.3 cannot be loaded (no such file)"))
+        }
+        defer { routing.invalidate() }
+        let secure = server.url("/time/0").absoluteString.replacingOccurrences(of: "http://", with: "https://")
+        let refused = await SocketTransportTests.outcome(routing, Self.request(secure))
+        guard case .failure(.tls(let code, let description)) = refused else {
+            Issue.record("expected a TLS failure, got \(refused)")
+            return
+        }
+        #expect(code == -1200)
+        #expect(description.contains("OpenSSL") && description.contains("libssl.so.3 cannot be loaded (no such file)"))
+        #expect(server.requests.isEmpty, "nothing was sent")
+        #expect(!routing.canRelaxCertificateValidation)
+        let plain = try await SocketTransportTests.outcome(routing, Self.request(server.url("/").absoluteString)).get()
+        #expect(String(decoding: plain.body, as: UTF8.self) == "plain")
     }
 
     @Test(.enabled(if: OpenSSLTests.loaded)) func theDefaultLanesCarryTLSOverSocketsWhereOpenSSLIs() async throws {
@@ -110,12 +132,10 @@ import Testing
             ("http://localhost:8090/time/0", apple, .sockets),
             ("http://[::1]:8090/time/0", apple, .sockets),
             ("https://127.0.0.1:8443/time/0", apple, .urlSession),  // no TLS on the sockets there
-            // Linux: sockets for http, and for https where OpenSSL is.
+            // Linux: the sockets, for everything (https needs OpenSSL there, and fails with a TLS error without it).
             ("http://pubsub.pubnub.com/time/0", linux, .sockets),
             ("https://pubsub.pubnub.com/time/0", linux, .sockets),
-            ("http://pubsub.pubnub.com/time/0", linuxWithoutOpenSSL, .sockets),
-            ("https://pubsub.pubnub.com/time/0", linuxWithoutOpenSSL, .urlSession),
-            ("https://127.0.0.1:8443/time/0", linuxWithoutOpenSSL, .urlSession),
+            ("https://127.0.0.1:8443/time/0", linux, .sockets),
         ]
     )
     func eachRequestTakesItsPlatformsRoute(url: String, platform: TransportRoute.Platform, route: TransportRoute) {

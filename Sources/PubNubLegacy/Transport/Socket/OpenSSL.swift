@@ -1,9 +1,10 @@
 // The OpenSSL functions the socket transport's TLS stream calls, looked up at run time with `dlopen`/`dlsym`.
 //
-// On Linux every process that uses Foundation networking already has OpenSSL mapped: FoundationNetworking links
-// libcurl, which links `libssl.so.3` and `libcrypto.so.3`. Looking the functions up at run time gives the package
-// TLS on its own sockets with no build-time dependency and nothing new to install. Apple platforms use URLSession
-// (the loader does not try there), and a Linux system without a usable OpenSSL falls back to URLSession as well.
+// Linux distributions ship OpenSSL (`libssl.so.3`, or `.1.1` on older ones). Looking the functions up at run time
+// gives the package TLS on its own sockets with no build-time dependency, and only a process that makes an `https`
+// request maps the libraries (`OpenSSL.shared` is loaded on first use; a plain-HTTP client never asks). Apple
+// platforms use URLSession (the loader does not try there); on a Linux system without a usable OpenSSL, `https`
+// requests fail with a TLS error that carries `LoadFailure.reason` (`SocketFailure.openSSLUnavailable`).
 //
 // Several OpenSSL "functions" are macros over a control call; their numbers are ABI constants of the OpenSSL 1.1
 // and 3.x headers (`ssl.h`, `x509_vfy.h`), written out below with the macro they stand for.
@@ -165,13 +166,13 @@ final class OpenSSL: @unchecked Sendable {
         var description: String { self.reason }
     }
 
-    /// The library pairs tried in order: the OpenSSL 3 that FoundationNetworking links on current distributions, then
-    /// 1.1 for older ones.
+    /// The library pairs tried in order: OpenSSL 3 (current distributions), then 1.1 for older ones.
     static let libraryCandidates: [(ssl: String, crypto: String)] = [
         ("libssl.so.3", "libcrypto.so.3"), ("libssl.so.1.1", "libcrypto.so.1.1"),
     ]
 
-    /// The process's OpenSSL, loaded on first use; never where URLSession carries TLS with the package's own trust
+    /// The process's OpenSSL, loaded on first use (a `static let`: once, thread-safe), which is the first `https`
+    /// request a socket transport carries; never where URLSession carries TLS with the package's own trust
     /// decisions (Apple platforms, `SessionTrust.judgesServerTrust`).
     static let shared: Result<OpenSSL, LoadFailure> =
         SessionTrust.judgesServerTrust
@@ -179,22 +180,23 @@ final class OpenSSL: @unchecked Sendable {
         : OpenSSL.load(candidates: OpenSSL.libraryCandidates)
 
     /// Opens the first pair of `candidates` whose libraries both load and resolves every entry point from them. The
-    /// handles are never closed: the functions are used for the life of the process.
+    /// handles are never closed: the functions are used for the life of the process. The failure names why each
+    /// pair was refused, in the order tried.
     static func load(candidates: [(ssl: String, crypto: String)]) -> Result<OpenSSL, LoadFailure> {
-        var failure = LoadFailure(reason: "no OpenSSL library to try")
+        var failures: [String] = []
         for candidate in candidates {
             guard let ssl = dlopen(candidate.ssl, RTLD_NOW | RTLD_LOCAL) else {
-                failure = LoadFailure(reason: "\(candidate.ssl) cannot be loaded (\(Self.dlerrorText()))")
+                failures.append("\(candidate.ssl) cannot be loaded (\(Self.dlerrorText()))")
                 continue
             }
             guard let crypto = dlopen(candidate.crypto, RTLD_NOW | RTLD_LOCAL) else {
-                failure = LoadFailure(reason: "\(candidate.crypto) cannot be loaded (\(Self.dlerrorText()))")
+                failures.append("\(candidate.crypto) cannot be loaded (\(Self.dlerrorText()))")
                 dlclose(ssl)
                 continue
             }
             let result = Self.resolve { name in dlsym(ssl, name) ?? dlsym(crypto, name) }
             if case .failure(let missing) = result {
-                failure = LoadFailure(reason: "\(candidate.ssl): \(missing.reason)")
+                failures.append("\(candidate.ssl): \(missing.reason)")
                 dlclose(crypto)
                 dlclose(ssl)
                 continue
@@ -202,7 +204,9 @@ final class OpenSSL: @unchecked Sendable {
             Self.skipCleanupAtExit(dlsym(ssl, "OPENSSL_init_ssl"))
             return result
         }
-        return .failure(failure)
+        return .failure(
+            LoadFailure(reason: failures.isEmpty ? "no OpenSSL library to try" : failures.joined(separator: "; "))
+        )
     }
 
     /// Resolves every entry point through `symbol`; the failure names the first function it does not find.
@@ -218,7 +222,7 @@ final class OpenSSL: @unchecked Sendable {
     /// exit handler frees that state on the exiting thread while socket workers may still close TLS connections on
     /// theirs, which can crash the process at exit (seen once: `LegacyDemo bench --secure` ended with SIGSEGV in
     /// libcrypto after its last figure). Freeing memory at exit buys nothing. A library that initialised OpenSSL
-    /// earlier in the process (libcurl) keeps the exit handler it registered; nothing else changes.
+    /// earlier in the process (an app that links libcurl) keeps the exit handler it registered; nothing else changes.
     private static func skipCleanupAtExit(_ initialise: UnsafeMutableRawPointer?) {
         guard let initialise else { return }
         typealias InitialiseSSL = @convention(c) (UInt64, OpaquePointer?) -> Int32

@@ -1,17 +1,13 @@
 import Foundation
 import PlatformSupport
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The failures `SocketTransport` reports, with the NSURLError codes and texts `URLSessionTransport` reports for the
 /// same situation, so the engine's error mapping (`PNError.fromTransport`) sees no difference between the two.
 enum SocketFailure {
     /// Name resolution of `host` failed; `reason` is the resolver's text (`gai_strerror`).
     static func cannotFindHost(_ host: String, reason: String) -> TransportFailure {
         .network(
-            code: NSURLErrorCannotFindHost,
+            code: URLLoading.Code.cannotFindHost,
             description: "The name \(host) could not be resolved (DNS: \(reason))."
         )
     }
@@ -29,24 +25,24 @@ enum SocketFailure {
         default:
             what = "Could not connect to \(place) (\(POSIXSocket.describe(code)))"
         }
-        return .network(code: NSURLErrorCannotConnectToHost, description: what + ".")
+        return .network(code: URLLoading.Code.cannotConnectToHost, description: what + ".")
     }
 
     /// Reset, broken pipe, or end of stream before the response was complete.
     static let connectionLost = TransportFailure.network(
-        code: NSURLErrorNetworkConnectionLost,
+        code: URLLoading.Code.networkConnectionLost,
         description: "The network connection was lost."
     )
     /// Bytes that are not an HTTP/1.x response.
     static let badServerResponse = TransportFailure.other(
-        domain: NSURLErrorDomain,
-        code: NSURLErrorBadServerResponse,
+        domain: URLLoading.errorDomain,
+        code: URLLoading.Code.badServerResponse,
         description: "The server returned a bad response."
     )
     /// Not an `http://` URL with a host.
     static let unsupportedURL = TransportFailure.other(
-        domain: NSURLErrorDomain,
-        code: NSURLErrorUnsupportedURL,
+        domain: URLLoading.errorDomain,
+        code: URLLoading.Code.unsupportedURL,
         description: "unsupported URL"
     )
 
@@ -55,14 +51,23 @@ enum SocketFailure {
     /// The handshake with `host` failed: -1200, as Apple platforms report it.
     static func tlsHandshakeFailed(host: String, _ reason: String) -> TransportFailure {
         .tls(
-            code: URLError.Code.secureConnectionFailed.rawValue,
+            code: URLLoading.Code.secureConnectionFailed,
             description: "The TLS handshake with \(host) failed: \(reason)."
         )
     }
 
     /// TLS could not be set up for a connection (context, trust store, session): -1200 as well.
     static func tlsSetupFailed(_ reason: String) -> TransportFailure {
-        .tls(code: URLError.Code.secureConnectionFailed.rawValue, description: "TLS cannot be set up: \(reason).")
+        .tls(code: URLLoading.Code.secureConnectionFailed, description: "TLS cannot be set up: \(reason).")
+    }
+
+    /// An `https` request where OpenSSL cannot be loaded (Linux without libssl): -1200, naming why. There is no other
+    /// TLS to fall back on there (README "Platforms").
+    static func openSSLUnavailable(_ failure: OpenSSL.LoadFailure) -> TransportFailure {
+        self.tlsSetupFailed(
+            "OpenSSL, which carries https on this platform, cannot be loaded (\(failure.reason)); install OpenSSL 3 or "
+                + "1.1 (libssl and libcrypto)"
+        )
     }
 
     /// The failure of a response the reader rejected under `limits`.

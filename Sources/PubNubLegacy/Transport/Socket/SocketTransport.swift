@@ -3,10 +3,10 @@ import PlatformSupport
 
 // HTTP and HTTPS transport on POSIX sockets. URLSession on Linux goes through libcurl, which costs about a kilobyte
 // of memory that is never returned per request and milliseconds of latency; PubNub traffic is small HTTP/1.1
-// request/response pairs, which a keep-alive pool of blocking sockets serves directly. TLS comes from the OpenSSL
-// the process already has (`OpenSSL.shared`), as a `TLSStream` under the same HTTP exchange.
+// request/response pairs, which a keep-alive pool of blocking sockets serves directly. TLS comes from the system's
+// OpenSSL (`OpenSSL.shared`, opened at the first `https` request), as a `TLSStream` under the same HTTP exchange.
 
-/// `HTTPTransport` for `http://` URLs — and `https://` URLs when it has OpenSSL (`supportsTLS`) — over its own
+/// `HTTPTransport` for `http://` URLs — and `https://` URLs when OpenSSL loads (`supportsTLS`) — over its own
 /// keep-alive connections.
 ///
 /// At most `maximumConnections` requests are on the wire at once, each carried by a worker thread that blocks in
@@ -43,26 +43,30 @@ final class SocketTransport: HTTPTransport {
     ///   - maximumConnections: Requests on the wire at once (and connections kept), at least 1.
     ///   - label: Names the lane in the worker threads' names, for debugging.
     ///   - reusesConnections: Keep-alive: false gives every request a connection of its own (see the type).
-    ///   - openSSL: The library for `https`; nil: `https` requests fail with `SocketFailure.unsupportedURL`.
+    ///   - openSSL: The library for `https`, asked for at the first `https` request (or `supportsTLS` question) and
+    ///     not before; when it fails, `https` requests fail with `SocketFailure.openSSLUnavailable`.
     init(
         maximumConnections: Int,
         label: String,
         reusesConnections: Bool = true,
-        openSSL: OpenSSL? = try? OpenSSL.shared.get()
+        openSSL: @escaping TLSContextCache.Library = { OpenSSL.shared }
     ) {
         self.maximumConnections = max(1, maximumConnections)
         self.pool = SocketPool(
             maximumConnections: self.maximumConnections,
             label: label,
             reusesConnections: reusesConnections,
-            contexts: openSSL.map(TLSContextCache.init(library:))
+            contexts: TLSContextCache(library: openSSL)
         )
     }
 
-    /// Whether `https` requests are carried (with TLS over the same pool) rather than refused.
-    var supportsTLS: Bool { self.pool.contexts != nil }
+    /// Whether `https` requests are carried (with TLS over the same pool) rather than refused. Asking loads OpenSSL.
+    var supportsTLS: Bool {
+        guard case .success = self.pool.contexts.openSSL else { return false }
+        return true
+    }
 
-    /// The relaxed rung of the TLS ladder really skips verification here.
+    /// The relaxed rung of the TLS ladder really skips verification here. Asking loads OpenSSL.
     var canRelaxCertificateValidation: Bool { self.supportsTLS }
 
     @discardableResult
@@ -70,15 +74,11 @@ final class SocketTransport: HTTPTransport {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        guard let target = HTTPTarget(url: request.url), !target.secure || self.supportsTLS else {
-            let task = SocketTask(
-                request: request,
-                target: HTTPTarget.none,
-                scheduledReports: self.pool.scheduledReports,
-                completion: completion
-            )
-            task.finish(.failure(SocketFailure.unsupportedURL))
-            return task
+        guard let target = HTTPTarget(url: request.url) else {
+            return self.refuse(request, SocketFailure.unsupportedURL, completion: completion)
+        }
+        if let refusal = self.refusal(of: target) {
+            return self.refuse(request, refusal, completion: completion)
         }
         let task = SocketTask(
             request: request,
@@ -88,6 +88,29 @@ final class SocketTransport: HTTPTransport {
         )
         self.pool.enqueue(task)
         return task
+    }
+
+    /// A task that reports `failure` at once, never inside `send` (`SocketTask.finish`).
+    private func refuse(
+        _ request: TransportRequest,
+        _ failure: TransportFailure,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+    ) -> TransportTask {
+        let task = SocketTask(
+            request: request,
+            target: HTTPTarget.none,
+            scheduledReports: self.pool.scheduledReports,
+            completion: completion
+        )
+        task.finish(.failure(failure))
+        return task
+    }
+
+    /// Why a request to `target` is refused before it is queued: an `https` one where OpenSSL cannot be loaded (the
+    /// first `https` request loads it). Nil for every plain `http` request, which never asks for OpenSSL.
+    private func refusal(of target: HTTPTarget) -> TransportFailure? {
+        guard target.secure, case .failure(let failure) = self.pool.contexts.openSSL else { return nil }
+        return SocketFailure.openSSLUnavailable(failure)
     }
 
     func invalidate() {
@@ -152,14 +175,14 @@ final class SocketPool: Sendable {
     private let label: String
     /// False: one request per connection, asked with `Connection: close` and closed after the answer.
     let reusesConnections: Bool
-    /// The TLS contexts of `https` connections; nil without OpenSSL.
-    let contexts: TLSContextCache?
+    /// The TLS contexts of `https` connections (OpenSSL is loaded at the first).
+    let contexts: TLSContextCache
     /// Reports of this pool's tasks handed to `TransportReports.queue` whose completion has not returned
     /// (`SocketTask`).
     let scheduledReports = Locked(0)
     private let monitor = Monitor(State())
 
-    init(maximumConnections: Int, label: String, reusesConnections: Bool, contexts: TLSContextCache?) {
+    init(maximumConnections: Int, label: String, reusesConnections: Bool, contexts: TLSContextCache) {
         self.maximumConnections = maximumConnections
         self.label = label
         self.reusesConnections = reusesConnections

@@ -103,19 +103,32 @@ final class TLSContext: @unchecked Sendable {
 }
 
 /// The TLS contexts of one socket pool, made on first use per key. A context that could not be made is not kept:
-/// the next request tries again (the anchors file may have been fixed).
+/// the next request tries again (the anchors file may have been fixed). The OpenSSL library is asked for at the first
+/// `https` request, not before: a process that only speaks plain `http` never maps libssl and libcrypto (3.4 MB of
+/// an idle client's resident memory, BENCHMARKS.md).
 final class TLSContextCache: Sendable {
-    private let library: OpenSSL
+    /// Where OpenSSL comes from: `OpenSSL.shared` (loaded once per process, thread-safe), or a test's stand-in.
+    typealias Library = @Sendable () -> Result<OpenSSL, OpenSSL.LoadFailure>
+
+    private let library: Library
     private let contexts = Locked<[TLSContext.Key: TLSContext]>([:])
 
-    init(library: OpenSSL) {
+    init(library: @escaping Library) {
         self.library = library
     }
 
+    /// OpenSSL, loading it if nothing asked before; the failure says why it cannot be used.
+    var openSSL: Result<OpenSSL, OpenSSL.LoadFailure> { self.library() }
+
     func context(for key: TLSContext.Key) -> Result<TLSContext, TransportFailure> {
         if let cached = self.contexts.withLock({ $0[key] }) { return .success(cached) }
+        let library: OpenSSL
+        switch self.library() {
+        case .success(let loaded): library = loaded
+        case .failure(let failure): return .failure(SocketFailure.openSSLUnavailable(failure))
+        }
         // Made outside the lock: loading a trust store reads files.
-        let made = TLSContext.make(key, library: self.library)
+        let made = TLSContext.make(key, library: library)
         guard case .success(let context) = made else { return made }
         return .success(
             self.contexts.withLock { contexts in

@@ -1,5 +1,6 @@
 import Foundation
 import LocalOrigin
+import PlatformSupport
 import TestSupport
 import Testing
 
@@ -143,11 +144,43 @@ extension SocketTransportTests {
         #expect(result == .failure(SocketFailure.unsupportedURL))
     }
 
-    @Test func withoutOpenSSLAnHTTPSURLIsRefusedAsynchronously() async throws {
-        let transport = SocketTransport(maximumConnections: 1, label: "test", openSSL: nil)
+    @Test func withoutOpenSSLAnHTTPSURLIsRefusedAsynchronouslyWithATLSErrorNamingWhy() async throws {
+        let failure = OpenSSL.LoadFailure(reason: "libssl.so.1.1 cannot be loaded (no such file)")
+        let transport = SocketTransport(maximumConnections: 1, label: "test", openSSL: { .failure(failure) })
         defer { transport.invalidate() }
         #expect(!transport.supportsTLS && !transport.canRelaxCertificateValidation)
         let result = await Self.outcome(transport, Self.get("https://127.0.0.1:9/"))
-        #expect(result == .failure(SocketFailure.unsupportedURL))
+        #expect(result == .failure(SocketFailure.openSSLUnavailable(failure)))
+        guard case .failure(.tls(let code, let description)) = result else {
+            Issue.record("expected a TLS failure, got \(result)")
+            return
+        }
+        #expect(code == URLError.Code.secureConnectionFailed.rawValue)
+        #expect(description.contains("libssl.so.1.1 cannot be loaded (no such file)"), "\(description)")
+    }
+
+    /// OpenSSL is asked for at the first `https` request, never for plain `http` (a plain-http process does not map
+    /// libssl and libcrypto: BENCHMARKS.md "Idle client").
+    @Test func openSSLIsAskedForOnlyByHTTPSRequests() async throws {
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let asked = Locked(0)
+        let transport = SocketTransport(maximumConnections: 1, label: "test") {
+            asked.withLock { $0 += 1 }
+            return .failure(OpenSSL.LoadFailure(reason: "not in this test"))
+        }
+        defer { transport.invalidate() }
+        for _ in 0..<3 {
+            let answer = try await Self.outcome(transport, Self.get("http://\(origin.address)/time/0")).get()
+            #expect(answer.status == 200)
+        }
+        #expect(asked.current == 0)
+        let refused = await Self.outcome(transport, Self.get("https://\(origin.address)/time/0"))
+        guard case .failure(.tls) = refused else {
+            Issue.record("expected a TLS failure, got \(refused)")
+            return
+        }
+        #expect(asked.current > 0)
+        #expect(origin.counters.requests == 3)
     }
 }

@@ -1,3 +1,10 @@
+// Apple platforms only: URLSession carries every request that leaves the machine (`TransportRoute`), with the
+// package's trust decisions carried out by `SessionTrust` (`TrustEvaluation+Security.swift`). What can be decided
+// without URLSession — error classes, sessions per trust — is decided in `URLLoading` and tested on Linux;
+// `Scripts/check-apple-branches.py` type-checks this file on Linux against the stand-ins of `Tests/AppleStandIns`.
+// Linux has no URLSession route (`URLSessionTransport+NoSecurity.swift`): the package's sockets carry everything.
+
+#if canImport(Security)
 import Foundation
 import PlatformSupport
 
@@ -7,26 +14,12 @@ import FoundationNetworking
 
 /// `HTTPTransport` over URLSession. The engine makes one per lane (long-poll, service) so a parked long-poll never
 /// holds a connection that other requests wait for (docs/BEHAVIOR.md §1.1). Requests with different trust — anchors,
-/// pins, relaxed validation — get sessions of their own (`SessionKey`), so a connection accepted under one trust is
-/// never reused under another: URLSession judges a server once per connection.
+/// pins, relaxed validation — get sessions of their own (`URLLoading.SessionKey`).
 final class URLSessionTransport: HTTPTransport {
     /// Whether a request marked `relaxedCertificateValidation` accepts the certificate its server presents, and
-    /// whether anchors and pins can be enforced: where the package judges server trust (`SessionTrust`: Apple
-    /// platforms, through the server-trust challenge). FoundationNetworking (libcurl) never delivers those
-    /// challenges, so on Linux a request is always fully validated against the system's trust store.
+    /// whether anchors and pins can be enforced: yes, the package judges server trust here through the server-trust
+    /// challenge (`SessionTrust`).
     static var canRelaxCertificateValidation: Bool { SessionTrust.judgesServerTrust }
-
-    /// The trust a session's connections were accepted under.
-    struct SessionKey: Hashable, Sendable {
-        var trust: TLSTrust
-        var relaxed: Bool
-
-        /// The session of a request with `evaluation` (nil: plain `http`, which shares the default one).
-        init(_ evaluation: TrustEvaluation?) {
-            self.trust = evaluation?.trust ?? TLSTrust()
-            self.relaxed = evaluation?.relaxed ?? false
-        }
-    }
 
     private struct Session {
         let session: URLSession
@@ -36,13 +29,13 @@ final class URLSessionTransport: HTTPTransport {
 
     private struct State {
         var invalidated = false
-        var sessions: [SessionKey: Session] = [:]
+        var sessions: [URLLoading.SessionKey: Session] = [:]
     }
 
     private let maximumConnections: Int
     private let label: String
-    /// `invalidated` is set once by `invalidate()`. FoundationNetworking traps when a task is created on an
-    /// invalidated session, so session and task creation and invalidation are serialized by this lock.
+    /// `invalidated` is set once by `invalidate()`. Session and task creation and invalidation are serialized by
+    /// this lock, so no task is created on an invalidated session.
     private let state = Locked(State())
 
     /// - Parameters:
@@ -91,16 +84,7 @@ final class URLSessionTransport: HTTPTransport {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        let evaluation = Self.evaluation(of: request)
-        if let evaluation, !evaluation.trust.isSystemDefault, !SessionTrust.judgesServerTrust {
-            // Fail closed: a pin or a private trust store this transport ignored would be a silent downgrade.
-            let failure = SocketFailure.tlsSetupFailed(
-                "anchorCertificatesFile and pinnedPublicKeyHashes need the package's own TLS (OpenSSL on Linux) or "
-                    + "the Security framework; URLSession cannot enforce them here"
-            )
-            TransportReports.queue.async { completion(.failure(failure)) }
-            return SessionTask(task: nil)
-        }
+        let evaluation = URLLoading.evaluation(of: request)
         // The package judges the server of this request (relaxed, own anchors, pins): see `SessionTrust`.
         let judged = evaluation.flatMap { SessionTrust.judgesServerTrust && !$0.isPlatformDefault ? $0 : nil }
         var urlRequest = URLRequest(url: request.url)
@@ -118,7 +102,7 @@ final class URLSessionTransport: HTTPTransport {
             // A refused challenge ends the task as "cancelled"; the refusal is its real outcome.
             let refusal = judgedTask.current.flatMap { $0.challenges.finish($0.id) }
             if let error {
-                completion(.failure(refusal ?? Self.classify(error)))
+                completion(.failure(refusal ?? URLLoading.classify(error)))
                 return
             }
             guard let http = response as? HTTPURLResponse else {
@@ -140,7 +124,7 @@ final class URLSessionTransport: HTTPTransport {
             }
             completion(.success(TransportResponse(status: http.statusCode, body: data ?? Data())))
         }
-        let key = SessionKey(evaluation)
+        let key = URLLoading.SessionKey(evaluation)
         let task = self.state.withLock { state -> URLSessionDataTask? in
             guard !state.invalidated else { return nil }
             let session = state.sessions[key] ?? self.makeSession()
@@ -161,17 +145,6 @@ final class URLSessionTransport: HTTPTransport {
         return SessionTask(task: task)
     }
 
-    /// The trust decision of an `https` request (nil for plain `http`): its host, anchors and pins, relaxed only
-    /// where validation can be relaxed.
-    static func evaluation(of request: TransportRequest) -> TrustEvaluation? {
-        guard request.url.scheme?.lowercased() == "https" else { return nil }
-        return TrustEvaluation(
-            host: request.url.host ?? "",
-            trust: request.trust,
-            relaxed: request.relaxedCertificateValidation && SessionTrust.judgesServerTrust
-        )
-    }
-
     func invalidate() {
         self.state.withLock { state in
             guard !state.invalidated else { return }
@@ -180,66 +153,6 @@ final class URLSessionTransport: HTTPTransport {
         }
     }
 
-    /// Sorts URLSession errors into the classes of docs/BEHAVIOR.md §2.8. TLS-class: the handshake failed (-1200) or
-    /// the server's or the client's certificate was refused (-1201 … -1206), see `tlsCodes`. FoundationNetworking
-    /// reports libcurl's TLS failures as `NSURLErrorUnknown` with the TLS library's text ("OpenSSL/3.0: … wrong
-    /// version number", "SSL certificate problem: self-signed certificate"); those become -1200 and -1202, the
-    /// codes Apple platforms give for the same failures, keeping that text as the description.
-    static func classify(_ error: Error) -> TransportFailure {
-        let nsError = error as NSError
-        guard nsError.domain == NSURLErrorDomain else {
-            return .other(domain: nsError.domain, code: nsError.code, description: nsError.localizedDescription)
-        }
-        let description = nsError.localizedDescription
-        switch nsError.code {
-        case NSURLErrorCancelled:
-            return .cancelled
-        case NSURLErrorTimedOut:
-            return .timedOut
-        case NSURLErrorCannotFindHost, NSURLErrorCannotConnectToHost, NSURLErrorNetworkConnectionLost,
-            NSURLErrorDNSLookupFailed, NSURLErrorNotConnectedToInternet, NSURLErrorInternationalRoamingOff,
-            NSURLErrorDataNotAllowed, NSURLErrorCallIsActive:
-            return .network(code: nsError.code, description: description)
-        case let code where Self.tlsCodes.contains(code):
-            return .tls(code: code, description: description)
-        case NSURLErrorUnknown:
-            if let code = Self.tlsCode(describedBy: description) {
-                return .tls(code: code, description: description)
-            }
-            return .other(domain: nsError.domain, code: nsError.code, description: description)
-        default:
-            return .other(domain: nsError.domain, code: nsError.code, description: description)
-        }
-    }
-
-    /// The TLS codes of URL loading: -1200 (handshake failed) … -1206, as Apple platforms and `URLError.Code`
-    /// number them. FoundationNetworking's `NSURLError…` constants for these are shifted by one
-    /// (`NSURLErrorSecureConnectionFailed` is -1201 there, `NSURLErrorClientCertificateRequired` -1207), so both
-    /// spellings count; everything this file reports uses the `URLError.Code` numbers.
-    static let tlsCodes: Set<Int> = Set(
-        [
-            URLError.Code.secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-            .clientCertificateRequired,
-        ].map(\.rawValue) + [
-            NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateHasBadDate,
-            NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot,
-            NSURLErrorServerCertificateNotYetValid, NSURLErrorClientCertificateRejected,
-            NSURLErrorClientCertificateRequired,
-        ]
-    )
-
-    /// The TLS error code that libcurl's error text names, nil when the text is not about TLS. libcurl names the
-    /// TLS backend ("OpenSSL/…", "GnuTLS", "wolfSSL", "schannel") or "SSL" in those messages; certificate failures
-    /// say "certificate".
-    static func tlsCode(describedBy text: String) -> Int? {
-        let markers = ["SSL", "TLS", "GnuTLS", "schannel"]
-        guard markers.contains(where: { text.contains($0) }) else { return nil }
-        if text.range(of: "certificate", options: .caseInsensitive) != nil {
-            return URLError.Code.serverCertificateUntrusted.rawValue
-        }
-        return URLError.Code.secureConnectionFailed.rawValue
-    }
 }
 
 /// Wraps a data task so it can be cancelled from the client queue.
@@ -255,3 +168,11 @@ private final class SessionTask: TransportTask, @unchecked Sendable {
         self.task?.cancel()
     }
 }
+
+extension RoutingTransport {
+    /// Makes the URLSession transport of a lane, at the first request `TransportRoute` gives it.
+    static func sessionTransport(maximumConnections: Int, label: String) -> @Sendable () -> any HTTPTransport {
+        { URLSessionTransport(maximumConnections: maximumConnections, label: label) }
+    }
+}
+#endif
