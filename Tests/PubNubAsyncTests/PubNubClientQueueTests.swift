@@ -44,7 +44,9 @@ import Testing
             restores <= startedBeforeCancel + 1,
             "\(restores - startedBeforeCancel) restores ran after their calls were cancelled"
         )
-        #expect(cancelled >= 58, "\(cancelled) of 60 calls were cancelled")
+        // Every call throws `CancellationError` but those whose restore ended before the cancel (fewer than were
+        // started when it was read) and, at most, the one whose restore ended as the cancel came.
+        #expect(cancelled >= 60 - startedBeforeCancel - 1, "\(cancelled) of 60 calls were cancelled")
         try await client.disconnect()
     }
 

@@ -20,6 +20,25 @@ import Testing
         return results.first.map { $0.map { String(decoding: $0.body, as: UTF8.self) } }
     }
 
+    /// Runs `body` with a server that holds every request unanswered until `body` returns (at 120 s the handler
+    /// hangs up anyway), so that only the transport can end a request sent to it.
+    static func withHoldingServer(_ body: (RawHTTPServer) async throws -> Void) async throws {
+        let ended = Locked(false)
+        let server = try RawHTTPServer { _ in
+            try? eventuallyBlocking("the test to end", within: 120) { ended.current }
+            return .hangUp
+        }
+        defer {
+            ended.set(true)
+            server.stop()
+        }
+        try await body(server)
+    }
+
+    static func isCancelled(_ result: Result<TransportResponse, TransportFailure>) -> Bool {
+        if case .failure(.cancelled) = result { true } else { false }
+    }
+
     @Test func requestsAreWrittenBeforeTheirAnswersAndMatchedInOrder() async throws {
         // The server answers nothing until all five requests are on the connection: only a pipelining client passes.
         let server = try RawHTTPServer(pipelinedBeforeAnswer: 5) { request in
@@ -183,24 +202,16 @@ import Testing
     @Test func invalidateCancelsWhatWaitsOnALineTheWriterLeft() async throws {
         let transport = PipelinedTransport(label: "test", writerLinger: 0.05)
         let log = CompletionLog()
-        let ended = Locked(false)
-        let server = try RawHTTPServer { _ in
-            // Held until the test lets go; at the deadline the handler answers anyway.
-            try? eventuallyBlocking("the test to end", within: 120) { ended.current }
-            return .hangUp
+        try await Self.withHoldingServer { server in
+            transport.send(Self.get(server, "/held", timeout: 120), completion: log.completion(0))
+            try await eventually("server.requests.count >= 1", within: 60) { server.requests.count >= 1 }
+            try await eventually("the writer lingered out", within: 60) { !transport.isWriterRunning }
+            #expect(log.reported == 0)
+            transport.invalidate()
+            try await log.waitFor(1, within: 60)
         }
-        defer {
-            ended.set(true)
-            server.stop()
-        }
-        transport.send(Self.get(server, "/held", timeout: 120), completion: log.completion(0))
-        try await eventually("server.requests.count >= 1", within: 60) { server.requests.count >= 1 }
-        try await eventually("the writer lingered out", within: 60) { !transport.isWriterRunning }
-        #expect(log.reported == 0)
-        transport.invalidate()
-        try await log.waitFor(1, within: 60)
         #expect(log.results(0).count == 1)
-        #expect(log.results(0).first.map { if case .failure(.cancelled) = $0 { true } else { false } } == true)
+        #expect(log.results(0).first.map(Self.isCancelled) == true)
     }
 
     @Test func httpsIsRefusedAndInvalidateCancelsWhatIsOutstanding() async throws {
@@ -214,24 +225,16 @@ import Testing
                 == true
         )
         // The answer is held until the test ends, so only the invalidation can end the request.
-        let ended = Locked(false)
-        let server = try RawHTTPServer { _ in
-            // Held until the test lets go; at the deadline the handler answers anyway.
-            try? eventuallyBlocking("the test to end", within: 120) { ended.current }
-            return .hangUp
+        try await Self.withHoldingServer { server in
+            transport.send(Self.get(server, "/held", timeout: 120), completion: log.completion(1))
+            try await eventually("server.requests.count >= 1", within: 60) { server.requests.count >= 1 }
+            transport.invalidate()
+            try await log.waitFor(2, within: 60)
+            #expect(log.results(1).count == 1)
+            #expect(log.results(1).first.map(Self.isCancelled) == true)
+            transport.send(Self.get(server, "/after"), completion: log.completion(2))
+            try await log.waitFor(3)
         }
-        defer {
-            ended.set(true)
-            server.stop()
-        }
-        transport.send(Self.get(server, "/held", timeout: 120), completion: log.completion(1))
-        try await eventually("server.requests.count >= 1", within: 60) { server.requests.count >= 1 }
-        transport.invalidate()
-        try await log.waitFor(2, within: 60)
-        #expect(log.results(1).count == 1)
-        #expect(log.results(1).first.map { if case .failure(.cancelled) = $0 { true } else { false } } == true)
-        transport.send(Self.get(server, "/after"), completion: log.completion(2))
-        try await log.waitFor(3)
-        #expect(log.results(2).first.map { if case .failure(.cancelled) = $0 { true } else { false } } == true)
+        #expect(log.results(2).first.map(Self.isCancelled) == true)
     }
 }
