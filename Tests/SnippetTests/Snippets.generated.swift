@@ -327,16 +327,18 @@ final class ChatScreen {
 func migrationSnippet15() throws {
     PubNub.requestServerTimeTokenWithCompletionBlock { timeToken, error in
         if let error {
+            let advice: String
             switch error.code {
             case kPNRequestExecutionFailedClientNotReadyError:
-                print("connect first")
+                advice = "connect first"
             case kPNRequestExecutionFailedByTimeoutError:
-                print("timed out; retry later")
+                advice = "timed out; retry later"
             default:
-                print("\(error.localizedDescription) (\(error.category))")
+                advice = "\(error.localizedDescription) (\(error.category))"
             }
+            PNLog(PNLogGeneralLevel, nil, "time token failed: %@", advice)
         } else if let timeToken {
-            print("server time token \(timeToken.uint64Value)")
+            PNLog(PNLogGeneralLevel, nil, "server time token %@", timeToken)
         }
     }
 }
