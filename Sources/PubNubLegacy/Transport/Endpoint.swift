@@ -157,12 +157,16 @@ enum Endpoint: Sendable, Equatable {
     /// reports as an error).
     func request(in context: EndpointContext, timeout: TimeInterval) -> TransportRequest? {
         let target = self.target(in: context)
-        let scheme = context.secure ? "https" : "http"
-        guard !context.origin.isEmpty, let url = URL(string: "\(scheme)://\(context.origin)\(target.pathAndQuery)")
+        guard
+            let text = RequestURLText.make(
+                secure: context.secure,
+                origin: context.origin,
+                pathAndQuery: target.pathAndQuery
+            )
         else { return nil }
         return TransportRequest(
             method: target.method,
-            url: url,
+            acceptedURLText: text,
             body: target.body,
             timeout: timeout,
             relaxedCertificateValidation: context.secure && context.relaxedCertificateValidation,

@@ -6,7 +6,10 @@ import Foundation
 /// One HTTP request as the engine wants it sent.
 struct TransportRequest: Sendable, Equatable {
     var method: String
-    var url: URL
+    /// The absolute URL as text, escaped as the engine wrote it: the sockets send its path and query byte for byte
+    /// and never make a `URL` of it (parsing one cost a publish 7,600 instructions, BENCHMARKS.md). Always text that
+    /// `URL(string:)` accepts: every initializer makes sure of it.
+    private(set) var urlText: String
     var body: Data?
     /// Idle timeout of the HTTP exchange. Operation timeouts with their 3.4 messages are enforced by the
     /// engine's own timers; this is the backstop of the transport.
@@ -20,6 +23,53 @@ struct TransportRequest: Sendable, Equatable {
     /// For `https`: the configuration's own trust anchors and public-key pins (`TrustEvaluation`). A transport
     /// that cannot enforce them (URLSession on Linux) fails the request with a TLS failure instead of ignoring them.
     var trust = TLSTrust()
+
+    /// A request to `url`.
+    init(
+        method: String,
+        url: URL,
+        body: Data?,
+        timeout: TimeInterval,
+        relaxedCertificateValidation: Bool = false,
+        trust: TLSTrust = TLSTrust()
+    ) {
+        self.init(
+            method: method,
+            acceptedURLText: url.absoluteString,
+            body: body,
+            timeout: timeout,
+            relaxedCertificateValidation: relaxedCertificateValidation,
+            trust: trust
+        )
+    }
+
+    /// A request to `acceptedURLText`, which the caller has made sure `URL(string:)` accepts (`Endpoint.request`).
+    init(
+        method: String,
+        acceptedURLText: String,
+        body: Data?,
+        timeout: TimeInterval,
+        relaxedCertificateValidation: Bool = false,
+        trust: TLSTrust = TLSTrust()
+    ) {
+        self.method = method
+        self.urlText = acceptedURLText
+        self.body = body
+        self.timeout = timeout
+        self.relaxedCertificateValidation = relaxedCertificateValidation
+        self.trust = trust
+    }
+
+    /// `urlText` as a `URL`, parsed at each use (by URLSession and by tests; the sockets use the text).
+    var url: URL {
+        get {
+            guard let url = URL(string: self.urlText) else {
+                preconditionFailure("TransportRequest.urlText is always text that URL(string:) accepts")
+            }
+            return url
+        }
+        set { self.urlText = newValue.absoluteString }
+    }
 }
 
 /// Bounds on what one HTTP answer may make the client hold, so an origin, proxy or attacker cannot take the process

@@ -59,7 +59,7 @@ final class RoutingTransport: HTTPTransport {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        if TransportRoute.decide(for: request.url, on: self.platform) == .sockets {
+        if TransportRoute.decide(for: request, on: self.platform) == .sockets {
             return self.sockets.send(request, completion: completion)
         }
         // Created under the lock so two first requests share one session; creating it calls no user code.

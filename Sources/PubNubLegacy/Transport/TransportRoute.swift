@@ -29,6 +29,13 @@ enum TransportRoute: Equatable, Sendable {
         }
     }
 
+    /// The route of `request` on `platform`. Where the sockets carry everything (Linux) the request's URL is not
+    /// parsed.
+    static func decide(for request: TransportRequest, on platform: Platform) -> TransportRoute {
+        guard platform.remoteThroughURLSession else { return .sockets }
+        return Self.decide(for: request.url, on: platform)
+    }
+
     /// The route of a request to `url` on `platform`.
     static func decide(for url: URL, on platform: Platform) -> TransportRoute {
         guard platform.remoteThroughURLSession else { return .sockets }

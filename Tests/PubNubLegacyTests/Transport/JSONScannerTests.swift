@@ -55,6 +55,16 @@ import Testing
         #expect(read(#""\ud800""#) == nil)
         #expect(read(#""\udc00x""#) == nil)
         #expect(read("1") == nil)
+        // Raw (unescaped) UTF-8 beside ASCII: the ASCII fast path must not take it, nor refuse it.
+        #expect(read("\"caf\u{E9} \u{1F600}\"") == "café 😀")
+        for invalid: [UInt8] in [[0x22, 0x61, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0x80, 0x61, 0x22]] {
+            #expect(
+                invalid.withUnsafeBytes { buffer in
+                    var scanner = JSONScanner(buffer)
+                    return scanner.readString()
+                } == nil
+            )
+        }
         let latin1: [UInt8] = [0x22, 0xFF, 0x22]
         #expect(
             latin1.withUnsafeBytes { buffer in

@@ -29,9 +29,14 @@ struct HTTPTarget: Sendable, Equatable {
 
     /// The target of `url`, or nil when it is not an `http://` or `https://` URL with a host (and a valid port).
     init?(url: URL) {
+        self.init(urlText: url.absoluteString)
+    }
+
+    /// The target of the URL text `urlText` (`TransportRequest.urlText`), or nil as `init(url:)`.
+    init?(urlText: String) {
         // Scanned as UTF-8 bytes in place (every request goes through here): counting or searching a long URL by
         // Character, or through `Substring`s, costs more than sending it.
-        var text = url.absoluteString
+        var text = urlText
         guard let target = text.withUTF8({ Self.parse($0) }) else { return nil }
         self = target
     }

@@ -82,7 +82,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        guard let target = HTTPTarget(url: request.url), !target.secure else {
+        guard let target = HTTPTarget(urlText: request.urlText), !target.secure else {
             let task = SocketTask(
                 request: request,
                 target: HTTPTarget.none,

@@ -74,7 +74,7 @@ final class SocketTransport: HTTPTransport {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        guard let target = HTTPTarget(url: request.url) else {
+        guard let target = HTTPTarget(urlText: request.urlText) else {
             return self.refuse(request, SocketFailure.unsupportedURL, completion: completion)
         }
         if let refusal = self.refusal(of: target) {
