@@ -70,7 +70,8 @@ struct JSONTextGenerator {
     private static let stringParts = [
         "a", "Z", "5", " ", "\\\"", "\\\\", "\\/", "/", "{", "é", "e\u{301}", "ß", "中", "😀", "👩‍💻", "\u{7F}",
         "\u{2028}", "\u{FEFF}", "\u{10FFFF}", "\\n", "\\t", "\\b", "\\f", "\\r", "\\u0000", "\\u001F", "\\u00e9",
-        "\\uFFFF", "\\uD83D\\uDE00", "\\udbff\\udfff", "\\u2028", "\\uFEFF", "\u{FFFE}", "\u{FFFF}",
+        "\\uFFFF", "\\uD83D\\uDE00", "\\udbff\\udfff", "\\u2028", "\\uFEFF", "\u{FFFE}", "\u{FFFF}", "\u{80}", "\u{85}",
+        "\u{FFFD}", "\u{E000}", "\u{1F1FA}\u{1F1F8}",
     ]
 
     private mutating func string(_ parts: [String], length: Int) -> String {
