@@ -32,7 +32,8 @@ import Foundation
 //   raw control characters in strings and leading zeros; so does this decoder (through `JSONScanner`).
 
 /// Decodes a payload's JSON text into the value `JSONSerialization` would return for it, for a subset of JSON that
-/// covers what publishers usually send; nil for any text outside that subset, valid or not.
+/// covers what publishers usually send; nil for any text outside that subset, valid or not, and for every text on
+/// Apple platforms (`isEnabled`), whose `JSONSerialization` builds other types.
 ///
 /// Pure: no I/O, no state; safe from any thread.
 enum JSONPayloadDecoder {
@@ -47,7 +48,7 @@ enum JSONPayloadDecoder {
     /// The value of the JSON text `bytes` (one value, whitespace around it allowed), or nil when the text is not in
     /// the subset this decoder is sure about — including every text that is not JSON.
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Any? {
-        guard !Self.containsByteOrderMark(bytes) else { return nil }
+        guard Self.isEnabled, !Self.containsByteOrderMark(bytes) else { return nil }
         var scanner = JSONScanner(bytes)
         guard let value = Self.value(&scanner, bytes, depth: 0), scanner.isAtEnd() else { return nil }
         return value
