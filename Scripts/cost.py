@@ -17,7 +17,8 @@ Workloads: `publish` (messages published back to back, sent one at a time in cal
 `receive` (messages delivered to one subscriber; they are published by a separate pipelined LegacyDemo while the
 subscriber is stopped with SIGSTOP, so every run receives them in the same answers — the first, then full answers of
 100 — whatever the timing), and `idle` (one client connected and subscribed, doing nothing: resident memory and
-threads).
+threads); and `origin`: the instructions of LocalOrigin itself (`LegacyDemo origin`, the peer of every figure here and
+of Scripts/bench.sh) per message published by a pipelined publisher and delivered to one subscriber.
 
 Prints `COST <client> <figure> <value> <unit>` lines and a table; each `--against [NAME=]PATH` adds another LegacyDemo
 binary (e.g. one built from an earlier commit) to every figure of ours, measured in the same run.
@@ -170,6 +171,51 @@ def syscalls(path: str, tool: str) -> dict:
     return counts
 
 
+def measure_origin(runner: Runner, binary: str, name: str, counts: tuple) -> float:
+    """Instructions of `binary origin` (LocalOrigin) per message published (pipelined) and delivered to one
+    subscriber: the origin runs under callgrind, once per count, with a subscriber and a publisher of that binary."""
+    totals = []
+    for count in counts:
+        output = runner.path(f"{name}-origin-{count}-callgrind")
+        origin = subprocess.Popen(runner.wrap("callgrind", output) + [binary, "origin", "--port", "0"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subscriber = None
+        try:
+            line = origin.stdout.readline()
+            if not line.startswith("listening on "):
+                raise RuntimeError(f"{name}: the origin under callgrind did not start: {line!r}")
+            address = line.split()[-1]
+            subscriber = subprocess.Popen([binary, "cost", "receive", "--origin", address, "--count", str(count),
+                                           "--channels", CHANNELS], stdout=subprocess.PIPE,
+                                          stderr=subprocess.PIPE, text=True)
+            ready = re.match(r"ready (\d+)", subscriber.stdout.readline())
+            if not ready:
+                raise RuntimeError(f"{name}: the subscriber did not get ready")
+            # Stopped while the messages are published, as in `receive`, so every run serves the same answers.
+            time.sleep(0.5)
+            os.kill(int(ready.group(1)), signal.SIGSTOP)
+            try:
+                publish = [binary, "cost", "publish", "--origin", address, "--count", str(count), "--channels",
+                           CHANNELS, "--warm-up", "0", "--pipeline-depth", "32"]
+                done = subprocess.run(publish, capture_output=True, text=True, timeout=1800)
+                if done.returncode != 0:
+                    raise RuntimeError(f"{name}: the publisher failed: {done.stderr[-3000:]}")
+            finally:
+                os.kill(int(ready.group(1)), signal.SIGCONT)
+            _, stderr = subscriber.communicate(timeout=1800)
+            if subscriber.returncode != 0:
+                raise RuntimeError(f"{name}: the subscriber failed: {stderr[-3000:]}")
+        finally:
+            if subscriber is not None and subscriber.poll() is None:
+                subscriber.kill()
+                subscriber.wait()
+            # SIGINT ends the origin normally, so callgrind writes its profile.
+            origin.send_signal(signal.SIGINT)
+            origin.wait(timeout=120)
+        totals.append(instructions(output))
+    return (totals[1] - totals[0]) / (counts[1] - counts[0])
+
+
 def measure(runner: Runner, client: Client, kind: str, counts: tuple, tools: set) -> dict:
     small, large = counts
     per = large - small
@@ -207,7 +253,8 @@ def main() -> int:
                              "NAME=PATH names its column (default: against, against2, ...)")
     parser.add_argument("--python", help="the Python of a venv with the pinned SDK; without it, no Python figures")
     parser.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts (slow)")
-    parser.add_argument("--workloads", default="publish,receive,idle", help="which of publish,receive,idle to run")
+    parser.add_argument("--workloads", default="publish,receive,origin,idle",
+                        help="which of publish,receive,origin,idle to run")
     parser.add_argument("--keep", help="a directory to keep the profiles and reports in (callgrind_annotate them)")
     args = parser.parse_args()
 
@@ -241,17 +288,21 @@ def main() -> int:
         results = {}
         workloads = args.workloads.split(",")
         for client in clients:
-            results[client.name] = {"publish": {}, "receive": {}, "idle": {}}
+            results[client.name] = {"publish": {}, "receive": {}, "origin": {}, "idle": {}}
             if "publish" in workloads:
                 results[client.name]["publish"] = measure(runner, client, "publish", client.publishes, tools)
             if "receive" in workloads:
                 results[client.name]["receive"] = measure(runner, client, "receive", client.receives, tools)
+            if "origin" in workloads and client.swift and tools:
+                progress(f"{client.name} origin: instructions of its LocalOrigin (callgrind, 500 and 2500 messages)")
+                results[client.name]["origin"] = {
+                    "instructions": measure_origin(runner, client.command[0], client.name, (500, 2500))}
             idle = {}
             if "idle" in workloads:
                 progress(f"{client.name} idle: resident memory and threads")
                 idle, _ = runner.run(client, "idle", 0, "")
                 results[client.name]["idle"] = idle
-            for kind in ("publish", "receive"):
+            for kind in ("publish", "receive", "origin"):
                 for name, value in results[client.name][kind].items():
                     unit = {"instructions": "instructions", "rate": "msg/s", "cpu_us": "us"}.get(
                         name, "switches" if "switches" in name else "calls")
@@ -260,7 +311,7 @@ def main() -> int:
                 print(f"COST {client.name} {name} {value:.2f} {'KiB' if 'rss' in name else 'count'}", flush=True)
         names = [client.name for client in clients]
         print(f"\n{'per message':38}" + "".join(f"{name:>14}" for name in names))
-        for kind in ("publish", "receive"):
+        for kind in ("publish", "receive", "origin"):
             keys = []
             for name in names:
                 keys += [key for key in results[name][kind] if key not in keys]

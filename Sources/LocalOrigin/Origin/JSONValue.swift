@@ -92,26 +92,48 @@ extension JSONValue {
     /// Writes `text` as a JSON string. U+2028 and U+2029 are escaped too, because answers may be JSONP (JavaScript
     /// before ES2019 rejects them raw inside string literals).
     static func writeString(_ text: String, into out: inout [UInt8]) {
+        // Read as UTF-8 and copied in runs: every key and channel name of every answer comes through here.
+        var text = text
         out.append(UInt8(ascii: "\""))
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0x00..<0x20, 0x2028, 0x2029:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u")])
-                let value = scalar.value
-                for shift in stride(from: 12, through: 0, by: -4) {
-                    out.append(JSONValue.hexDigits[Int((value >> UInt32(shift)) & 0xF)])
+        text.withUTF8 { bytes in
+            var pending = 0  // start of the bytes not yet copied
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9 in UTF-8.
+                let isSeparator =
+                    byte == 0xE2 && index + 2 < bytes.count && bytes[index + 1] == 0x80
+                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9)
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || isSeparator else {
+                    index += 1
+                    continue
                 }
-            default:
-                out.append(contentsOf: String(scalar).utf8)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending..<index]))
+                let scalar = isSeparator ? UInt32(bytes[index + 2] == 0xA8 ? 0x2028 : 0x2029) : UInt32(byte)
+                JSONValue.writeEscape(scalar, into: &out)
+                index += isSeparator ? 3 : 1
+                pending = index
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[pending...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// The escape of `scalar`: a quote, a backslash, a C0 control, U+2028 or U+2029.
+    private static func writeEscape(_ scalar: UInt32, into out: inout [UInt8]) {
+        switch scalar {
+        case 0x22: out.append(contentsOf: [0x5C, 0x22])
+        case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+        case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+        default:
+            out.append(contentsOf: [0x5C, UInt8(ascii: "u")])
+            for shift in stride(from: 12, through: 0, by: -4) {
+                out.append(JSONValue.hexDigits[Int((scalar >> UInt32(shift)) & 0xF)])
+            }
+        }
     }
 }

@@ -24,6 +24,24 @@ struct RequestTarget: Sendable {
 
     /// Splits `target`. An absolute-form target (`http://host/path`) is reduced to its path.
     init(_ target: String) {
+        // Every request of every client comes through here. An ASCII origin-form target — what clients send, with
+        // everything else percent-escaped — is split as bytes (`ASCIITarget`), where `Character`s and Foundation's
+        // `range(of:)` cost the origin three quarters of its work per publish; anything else the general way, and
+        // RequestTargetTests check both ways agree.
+        if let ascii = ASCIITarget(target) {
+            self.init(target, ascii)
+        } else {
+            self.init(general: target)
+        }
+    }
+
+    /// Whether `init(_:)` splits `target` as bytes (tests compare the two ways).
+    static func isSplitAsBytes(_ target: String) -> Bool {
+        ASCIITarget(target) != nil
+    }
+
+    /// `target` split the general way, by `Character`: absolute-form targets and raw non-ASCII text.
+    init(general target: String) {
         var text = Substring(target)
         if let schemeEnd = text.range(of: "://"), text[..<schemeEnd.lowerBound].allSatisfy({ $0.isLetter }) {
             let afterScheme = text[schemeEnd.upperBound...]
@@ -42,6 +60,37 @@ struct RequestTarget: Sendable {
         let (parameters, valid) = RequestTarget.parameters(of: self.rawQuery, plusIsSpace: true)
         self.parameters = parameters
         self.isValidUTF8 = valid && segments.allSatisfy(RequestTarget.decodesToUTF8)
+    }
+
+    /// `target` split at the byte offsets `ascii` found.
+    private init(_ target: String, _ ascii: ASCIITarget) {
+        let utf8 = target.utf8
+        func slice(_ range: Range<Int>) -> Substring {
+            target[
+                utf8.index(
+                    utf8.startIndex,
+                    offsetBy: range.lowerBound
+                )..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)
+            ]
+        }
+        self.rawPath = slice(ascii.path)
+        self.rawQuery = slice(ascii.query)
+        self.segments = ascii.segments.map(slice)
+        var valid = true
+        self.parameters = ascii.pairs.map { pair in
+            let name = ascii.bytes[pair.name]
+            let value = ascii.bytes[pair.value]
+            let decodedName = RequestTarget.strictlyDecoded(name, plusIsSpace: true)
+            let decodedValue = RequestTarget.strictlyDecoded(value, plusIsSpace: true)
+            if decodedName == nil || decodedValue == nil { valid = false }
+            return (
+                decodedName ?? String(decoding: RequestTarget.decodedBytes(name, plusIsSpace: true), as: UTF8.self),
+                decodedValue ?? String(decoding: RequestTarget.decodedBytes(value, plusIsSpace: true), as: UTF8.self)
+            )
+        }
+        self.isValidUTF8 =
+            valid
+            && ascii.segments.allSatisfy { RequestTarget.strictlyDecoded(ascii.bytes[$0], plusIsSpace: false) != nil }
     }
 
     /// `query` split at `&`, and at a `?` followed by `name=` (3.4.2's push requests append `?auth=K`); any other `?`
@@ -113,7 +162,12 @@ struct RequestTarget: Sendable {
     /// `%XX` sequences turned into bytes; malformed sequences are kept literally; `+` is a space only when
     /// `plusIsSpace` (query names and values), a plus otherwise (path segments).
     static func decodedBytes(_ text: Substring, plusIsSpace: Bool = false) -> [UInt8] {
-        let utf8 = Array(text.utf8)
+        RequestTarget.decodedBytes(Array(text.utf8)[...], plusIsSpace: plusIsSpace)
+    }
+
+    /// `decodedBytes(_:plusIsSpace:)` of text given as its UTF-8 bytes.
+    static func decodedBytes(_ utf8: ArraySlice<UInt8>, plusIsSpace: Bool) -> [UInt8] {
+        let utf8 = Array(utf8)
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)
         var index = 0
@@ -146,6 +200,15 @@ struct RequestTarget: Sendable {
         return String(validating: RequestTarget.decodedBytes(text, plusIsSpace: plusIsSpace), as: UTF8.self)
     }
 
+    /// `strictlyDecoded(_:plusIsSpace:)` of text given as its UTF-8 bytes.
+    static func strictlyDecoded(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) -> String? {
+        let plain = bytes.allSatisfy {
+            $0 < 0x80 && $0 != UInt8(ascii: "%") && !(plusIsSpace && $0 == UInt8(ascii: "+"))
+        }
+        if plain { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: RequestTarget.decodedBytes(bytes, plusIsSpace: plusIsSpace), as: UTF8.self)
+    }
+
     /// True when `text` percent-decodes to UTF-8.
     static func decodesToUTF8(_ text: Substring) -> Bool {
         RequestTarget.isPlainASCII(text) || String(validating: RequestTarget.decodedBytes(text), as: UTF8.self) != nil
@@ -154,5 +217,90 @@ struct RequestTarget: Sendable {
     /// ASCII without `%`: decoding changes nothing (the common case, checked without allocating).
     private static func isPlainASCII(_ text: Substring) -> Bool {
         text.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "%") }
+    }
+}
+
+/// An ASCII origin-form target split as bytes: the offsets `RequestTarget` makes its parts of. Nil for anything else
+/// (raw non-ASCII, or `scheme://` before the first `/` or `?`), which `RequestTarget.init(general:)` splits; both ways
+/// give the same parts (RequestTargetTests).
+private struct ASCIITarget {
+    let bytes: [UInt8]
+    /// Before the first `?`.
+    let path: Range<Int>
+    /// After the first `?`; empty when there is none.
+    let query: Range<Int>
+    /// The path split at `/`, empty segments kept, without a first empty one.
+    let segments: [Range<Int>]
+    /// The query's parameters (`RequestTarget.pairs(of:)`), each split at its first `=`.
+    let pairs: [(name: Range<Int>, value: Range<Int>)]
+
+    init?(_ target: String) {
+        let bytes = Array(target.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let mark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        // The general way reduces `letters://…` (the letters may be none) to its path: left to it, as rare as it is.
+        if let colon = ASCIITarget.schemeSeparator(in: bytes),
+            bytes[..<colon].allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) })
+        {
+            return nil
+        }
+        self.bytes = bytes
+        self.path = 0..<mark
+        self.query = mark < bytes.count ? (mark + 1)..<bytes.count : bytes.count..<bytes.count
+        var segments: [Range<Int>] = []
+        var start = 0
+        for index in 0..<mark where bytes[index] == UInt8(ascii: "/") {
+            segments.append(start..<index)
+            start = index + 1
+        }
+        segments.append(start..<mark)
+        if segments.first?.isEmpty == true { segments.removeFirst() }
+        self.segments = segments
+        self.pairs = ASCIITarget.pairs(bytes, self.query).map { pair in
+            guard let equals = bytes[pair].firstIndex(of: UInt8(ascii: "=")) else {
+                return (pair, pair.upperBound..<pair.upperBound)
+            }
+            return (pair.lowerBound..<equals, (equals + 1)..<pair.upperBound)
+        }
+    }
+
+    /// The offset of the first `://`, if any.
+    private static func schemeSeparator(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 3 else { return nil }
+        for index in 0...(bytes.count - 3)
+        where bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/")
+            && bytes[index + 2] == UInt8(ascii: "/")
+        {
+            return index
+        }
+        return nil
+    }
+
+    /// `RequestTarget.pairs(of:)` on the bytes of `query`: split at `&` (empty pieces dropped), and at a `?` followed
+    /// by `name=`.
+    private static func pairs(_ bytes: [UInt8], _ query: Range<Int>) -> [Range<Int>] {
+        let question = UInt8(ascii: "?")
+        var pairs: [Range<Int>] = []
+        var pieceStart = query.lowerBound
+        while pieceStart <= query.upperBound {
+            let pieceEnd = bytes[pieceStart..<query.upperBound].firstIndex(of: UInt8(ascii: "&")) ?? query.upperBound
+            defer { pieceStart = pieceEnd + 1 }
+            guard pieceStart < pieceEnd else { continue }
+            var start = pieceStart
+            var index = pieceStart
+            while let mark = bytes[index..<pieceEnd].firstIndex(of: question) {
+                let rest = (mark + 1)..<pieceEnd
+                let next = bytes[rest].firstIndex(of: question) ?? pieceEnd
+                if let equals = bytes[rest.lowerBound..<next].firstIndex(of: UInt8(ascii: "=")),
+                    equals != rest.lowerBound
+                {
+                    if mark > start { pairs.append(start..<mark) }
+                    start = rest.lowerBound
+                }
+                index = rest.lowerBound
+            }
+            if start < pieceEnd { pairs.append(start..<pieceEnd) }
+        }
+        return pairs
     }
 }

@@ -28,4 +28,53 @@ import Testing
         #expect(JSONValue.timetoken(14818963579052943).serialized == "14818963579052943")
         #expect(JSONValue.timetoken(UInt64.max).serialized == "18446744073709551615")
     }
+
+    @Test func escapesExactlyWhatTheScalarRulesSay() throws {
+        // The rules, one scalar at a time: quote, backslash and the C0 controls escaped (the short forms where JSON
+        // has them), U+2028 and U+2029 as `\u2028` and `\u2029`, everything else as its own UTF-8.
+        func expected(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0x22: out += "\\\""
+                case 0x5C: out += "\\\\"
+                case 0x0A: out += "\\n"
+                case 0x0D: out += "\\r"
+                case 0x09: out += "\\t"
+                case 0x08: out += "\\b"
+                case 0x0C: out += "\\f"
+                case 0x00..<0x20, 0x2028, 0x2029: out += String(format: "\\u%04x", scalar.value)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        let alphabet: [Unicode.Scalar] = [
+            "a", "\"", "\\", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{1F}", "\u{7F}",
+            "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "\u{E2}", "\u{80}", "é", "€", "😀", "/",
+        ]
+        var generator = JSONTextGenerator(state: 0x2028)
+        for round in 0..<3_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                text.unicodeScalars.append(alphabet.randomElement(using: &generator) ?? "a")
+            }
+            var out: [UInt8] = []
+            JSONValue.writeString(text, into: &out)
+            #expect(String(decoding: out, as: UTF8.self) == expected(text), "round \(round): \(text.debugDescription)")
+        }
+    }
+}
+
+/// A seeded SplitMix64, so a failing text can be made again.
+private struct JSONTextGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        self.state &+= 0x9e37_79b9_7f4a_7c15
+        var z = self.state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
 }

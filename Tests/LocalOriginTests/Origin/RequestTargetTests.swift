@@ -86,4 +86,42 @@ import Testing
         #expect(RequestTarget(target).isValidUTF8 == valid)
     }
 
+    @Test func splittingAsBytesAgreesWithTheGeneralWay() {
+        // Targets made of what makes splitting interesting: separators, escapes (valid, malformed, not UTF-8), `+`,
+        // `://`, and now and then a raw non-ASCII character (which takes the general way).
+        let pieces = [
+            "/", "?", "&", "=", "%", "+", ":", "//", "://", "a", "Z", "9", "-", "%2F", "%2C", "%FF", "%C3%BC", "%zz",
+            "%4", "??", "uuid=", "auth=K", ",", "é", "http://h:1",
+        ]
+        var generator = TargetGenerator(state: 0x7a29_e7)
+        var asBytes = 0
+        for round in 0..<4_000 {
+            let count = Int.random(in: 0...14, using: &generator)
+            var target = round % 4 == 0 ? "" : "/"
+            for _ in 0..<count { target += pieces.randomElement(using: &generator) ?? "" }
+            let fast = RequestTarget(target)
+            let general = RequestTarget(general: target)
+            if RequestTarget.isSplitAsBytes(target) { asBytes += 1 }
+            #expect(fast.rawPath == general.rawPath, "round \(round): \(target)")
+            #expect(fast.rawQuery == general.rawQuery, "round \(round): \(target)")
+            #expect(fast.segments == general.segments, "round \(round): \(target)")
+            #expect(fast.parameters.map(\.name) == general.parameters.map(\.name), "round \(round): \(target)")
+            #expect(fast.parameters.map(\.value) == general.parameters.map(\.value), "round \(round): \(target)")
+            #expect(fast.isValidUTF8 == general.isValidUTF8, "round \(round): \(target)")
+        }
+        #expect(asBytes > 2_000)
+    }
+}
+
+/// A seeded SplitMix64, so a failing target can be made again.
+private struct TargetGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        self.state &+= 0x9e37_79b9_7f4a_7c15
+        var z = self.state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
 }
