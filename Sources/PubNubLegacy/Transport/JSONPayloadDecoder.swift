@@ -32,8 +32,8 @@ import Foundation
 //   raw control characters in strings and leading zeros; so does this decoder (through `JSONScanner`).
 
 /// Decodes a payload's JSON text into the value `JSONSerialization` would return for it, for a subset of JSON that
-/// covers what publishers usually send; nil for any text outside that subset, valid or not, and for every text on
-/// Apple platforms (`isEnabled`), whose `JSONSerialization` builds other types.
+/// covers what publishers usually send; nil for any text outside that subset, valid or not, and for every text where
+/// `JSONSerialization` builds other values than this decoder (`isEnabled`: Apple's Foundation, say).
 ///
 /// Pure: no I/O, no state; safe from any thread.
 enum JSONPayloadDecoder {
@@ -48,7 +48,13 @@ enum JSONPayloadDecoder {
     /// The value of the JSON text `bytes` (one value, whitespace around it allowed), or nil when the text is not in
     /// the subset this decoder is sure about — including every text that is not JSON.
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Any? {
-        guard Self.isEnabled, !Self.containsByteOrderMark(bytes) else { return nil }
+        guard Self.isEnabled else { return nil }
+        return Self.decodeSubset(bytes)
+    }
+
+    /// `decode(_:)` whether or not the decoder is enabled (the probe of `isEnabled` uses it).
+    static func decodeSubset(_ bytes: UnsafeRawBufferPointer) -> Any? {
+        guard !Self.containsByteOrderMark(bytes) else { return nil }
         var scanner = JSONScanner(bytes)
         guard let value = Self.value(&scanner, bytes, depth: 0), scanner.isAtEnd() else { return nil }
         return value

@@ -300,3 +300,29 @@ import Testing
         #expect((trailing as? [Any])?.count == 1)
     }
 }
+
+/// The probe that turns the decoder on: on where it was written (corelibs), and strict enough to turn it off where
+/// `JSONSerialization` builds anything else.
+@Suite struct JSONPayloadDecoderProbeTests {
+    #if os(Linux)
+    @Test func theDecoderIsOnWithCorelibs() {
+        // Without this, a probe that failed here would skip JSONPayloadDecoderTests and pass on no evidence.
+        #expect(JSONPayloadDecoder.isEnabled)
+    }
+    #endif
+
+    @Test func theProbeTellsOtherFoundationValuesApart() throws {
+        let text = Array(JSONPayloadDecoder.probeText.utf8)
+        let own = try #require(text.withUnsafeBytes { JSONPayloadDecoder.decodeSubset($0) })
+        #expect(JSONPayloadDecoder.same(own, own))
+        // What another Foundation might return instead, node by node.
+        #expect(!JSONPayloadDecoder.same(["a": 1] as [String: Any], NSDictionary(dictionary: ["a": 1])))
+        #expect(!JSONPayloadDecoder.same([1] as [Any], NSArray(array: [1])))
+        #expect(!JSONPayloadDecoder.same(NSNumber(value: Int64(13)), NSNumber(value: Int32(13))))
+        #expect(!JSONPayloadDecoder.same(NSNumber(value: true), NSNumber(value: Int64(1))))
+        #expect(!JSONPayloadDecoder.same(NSNumber(value: 0.0), NSNumber(value: -0.0)))
+        #expect(!JSONPayloadDecoder.same("é", "e\u{301}"))
+        #expect(!JSONPayloadDecoder.same(["a": 1] as [String: Any], ["b": 1] as [String: Any]))
+        #expect(!JSONPayloadDecoder.same([1, 2] as [Any], [2, 1] as [Any]))
+    }
+}
