@@ -19,9 +19,10 @@ extension PNMessage {
     /// The error for a payload that must not reach the JSON encoder, nil when it may: 121 for a container that
     /// contains itself, nesting deeper than `maximumPayloadNesting`, a NaN or infinite number, or a string with a
     /// lone UTF-16 surrogate; 110 for more than `maximumPayloadValues` values. The failure reason says which.
-    static func payloadError(_ value: Any) -> PNError? {
+    /// `mayBeOptional` false: the caller has made sure `value` is not an `Optional` (`jsonText(for:)` unwrapped it).
+    static func payloadError(_ value: Any, mayBeOptional: Bool = true) -> PNError? {
         var walk = PayloadWalk()
-        guard let problem = walk.check(value, depth: 0) else { return nil }
+        guard let problem = walk.check(value, depth: 0, mayBeOptional: mayBeOptional) else { return nil }
         let code: Int
         let reason: String
         switch problem {
@@ -63,14 +64,16 @@ private struct PayloadWalk {
     private var path: Set<ObjectIdentifier> = []
     private var remaining = PNMessage.maximumPayloadValues
 
-    mutating func check(_ value: Any, depth: Int) -> Problem? {
+    /// The first problem in `value`, which sits at `depth`; `mayBeOptional` false skips the cast that asks whether
+    /// `value` is an `Optional` (the caller knows it is not).
+    mutating func check(_ value: Any, depth: Int, mayBeOptional: Bool = true) -> Problem? {
         self.remaining -= 1
         guard self.remaining >= 0 else { return .tooManyValues }
         // The commonest leaves by their exact type, which needs no cast: nothing in them can be refused.
         let type = type(of: value)
         if type == String.self || type == Int.self || type == Bool.self { return nil }
         // An `Optional` first (`[Any?]` elements): casting it to a Swift type casts what it wraps, and that bridges.
-        if let optional = value as? any OptionalValue {
+        if mayBeOptional, let optional = value as? any OptionalValue {
             guard let wrapped = optional.wrappedValue else { return nil }
             return self.check(wrapped, depth: depth)
         }

@@ -67,7 +67,8 @@ public final class PNMessage: NSObject, @unchecked Sendable {
         guard let value = unwrapped(object) else {
             return .failure(PNError(code: kPNMessageHasNoContentError))
         }
-        if let error = payloadError(value) {
+        // `unwrapped` took every `Optional` off: the checks below need not ask again at the top.
+        if let error = payloadError(value, mayBeOptional: false) {
             return .failure(error)
         }
         if let string = value as? String {
@@ -98,10 +99,11 @@ public final class PNMessage: NSObject, @unchecked Sendable {
         return (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
     }
 
-    /// Compact JSON for any value JSON can express, top-level fragments included; nil otherwise. Byte for byte what
+    /// Compact JSON for any value JSON can express, top-level fragments included; nil otherwise. `value` is not an
+    /// `Optional` (`jsonText(for:)` unwrapped it). Byte for byte what
     /// corelibs' `JSONSerialization` wrote for it, which the package used before it had its own encoder.
     private static func encodeFragment(_ value: Any) -> String? {
-        JSONFragmentEncoder.encode(value)
+        JSONFragmentEncoder.encode(value, mayBeOptional: false)
     }
 
     /// `object` with any levels of `Optional` removed; nil when one of them is empty.

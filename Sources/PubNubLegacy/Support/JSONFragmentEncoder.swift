@@ -30,7 +30,13 @@ package enum JSONFragmentEncoder {
     /// express it (NaN or an infinity, a type JSON has no form for, a key that is not a string, nesting 511 levels
     /// deep or more).
     package static func encode(_ value: Any) -> String? {
-        switch self.ownEncoding(of: value) {
+        self.encode(value, mayBeOptional: true)
+    }
+
+    /// `encode(_:)`; with `mayBeOptional` false the caller has made sure `value` is not an `Optional` (a message's
+    /// value after `PNMessage` unwrapped it), and the writer does not ask again at the top.
+    static func encode(_ value: Any, mayBeOptional: Bool) -> String? {
+        switch self.ownEncoding(of: value, mayBeOptional: mayBeOptional) {
         case .text(let text):
             return text
         case .refused:
@@ -51,10 +57,10 @@ package enum JSONFragmentEncoder {
     }
 
     /// The package's own writer alone, without the `JSONSerialization` fallback of `encode(_:)`.
-    static func ownEncoding(of value: Any) -> Outcome {
+    static func ownEncoding(of value: Any, mayBeOptional: Bool = true) -> Outcome {
         var writer = Writer()
         do throws(Stop) {
-            try writer.element(value, level: 1, unwrapping: false)
+            try writer.element(value, level: 1, unwrapping: false, mayBeOptional: mayBeOptional)
         } catch {
             switch error {
             case .refused: return .refused
@@ -107,7 +113,8 @@ extension JSONFragmentEncoder {
 
         /// Writes `value`, which sits at nesting `level`. `unwrapping` is true when `value` was taken out of an
         /// optional: an empty optional is then refused instead of written as `null`, as corelibs does.
-        mutating func element(_ value: Any, level: Int, unwrapping: Bool) throws(Stop) {
+        /// With `mayBeOptional` false the caller knows `value` is not an `Optional`, and the cast that asks is skipped.
+        mutating func element(_ value: Any, level: Int, unwrapping: Bool, mayBeOptional: Bool = true) throws(Stop) {
             guard level <= Self.deepestLevel else {
                 throw .refused
             }
@@ -138,7 +145,7 @@ extension JSONFragmentEncoder {
                 return
             }
             // Before the other casts, which look through optionals and would bridge an `NSNumber?` to Swift.
-            if let optional = value as? any OptionalValue {
+            if mayBeOptional, let optional = value as? any OptionalValue {
                 guard let wrapped = optional.wrappedValue else {
                     if unwrapping {
                         throw .refused
