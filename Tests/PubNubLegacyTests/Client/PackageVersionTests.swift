@@ -21,8 +21,9 @@ import Testing
 
     @Test func versionIsTheNewestReleaseOfTheChangelog() throws {
         let text = try String(contentsOf: Self.changelog, encoding: .utf8)
-        // Release headings read `## [1.0.0] - 2026-11-27`; the first one is the newest.
-        let newest = text.split(separator: "\n").first { $0.hasPrefix("## [") }
+        // Release headings read `## [1.0.0] - 2026-11-27`; the first one is the newest. `## [Unreleased]` above them
+        // collects what the next release will hold (Keep a Changelog) and is not a release.
+        let newest = text.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
         let heading = try #require(newest, "CHANGELOG.md lists no release (`## [X.Y.Z] - DATE`)")
         let number = heading.dropFirst(4).prefix { $0 != "]" }
         #expect(String(number) == kPNPackageVersion, "newest release \(heading) vs kPNPackageVersion")
