@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -53,7 +54,7 @@ import Testing
             "a", "\"", "\\", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{1F}", "\u{7F}",
             "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "\u{E2}", "\u{80}", "é", "€", "😀", "/",
         ]
-        var generator = JSONTextGenerator(state: 0x2028)
+        var generator = SeededGenerator(seed: 0x2028)
         for round in 0..<3_000 {
             var text = ""
             for _ in 0..<Int.random(in: 0...12, using: &generator) {
@@ -63,18 +64,5 @@ import Testing
             JSONValue.writeString(text, into: &out)
             #expect(String(decoding: out, as: UTF8.self) == expected(text), "round \(round): \(text.debugDescription)")
         }
-    }
-}
-
-/// A seeded SplitMix64, so a failing text can be made again.
-private struct JSONTextGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9e37_79b9_7f4a_7c15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -55,26 +56,5 @@ import Testing
             #expect(encrypted != block)
             #expect(cipher.decryptBlock(encrypted) == block)
         }
-    }
-}
-
-/// SplitMix64: a small deterministic generator so property tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        self.state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9e37_79b9_7f4a_7c15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &self) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PubNubLegacy
@@ -70,10 +71,7 @@ import Testing
 
     /// The seeds of one run: `JSON_DECODER_SEED` alone when set, otherwise three fixed seeds and a fresh one.
     static func seeds() -> [UInt64] {
-        if let seed = ProcessInfo.processInfo.environment["JSON_DECODER_SEED"].flatMap(UInt64.init) {
-            return [seed]
-        }
-        return [1, 2, 3, UInt64.random(in: 1...UInt64.max)]
+        randomTestSeeds(overriddenBy: "JSON_DECODER_SEED")
     }
 
     // MARK: - Random texts
