@@ -154,7 +154,11 @@ import Testing
         // getter does not wait for that.
         let recorder = EventRecorder()
         let transport = FakeTransport.origin { request in request.url.path.hasSuffix("/leave") ? .hold : nil }
-        let client = try await PubNubTests.connected(recorder, transport: transport)
+        // The held leave's own timeout is pushed past every deadline below: a whole-suite run on two busy cores once
+        // took longer than the default 10 s between holding it and answering it, and the engine had moved on.
+        let client = try await PubNubTests.connected(recorder, transport: transport) {
+            $0.nonSubscriptionRequestTimeout = 120
+        }
         let old = try #require(client.clientIdentifier())
         client.subscribeOnChannel(PNChannel.channelWithName(Self.unique("soft")))
         try await recorder.next(.delegate, "didSubscribe")

@@ -104,7 +104,7 @@ extension ClientReplayTests {
         var reports: [Expected] = []
         try await eventually(
             "\(expected.count) reports of \(exchange.provenance); seen \(recorder.entries)",
-            within: 15
+            within: 60
         ) {
             reports = recorder.entries.filter { $0.source == .delegate && kinds.contains($0.name) }.compactMap(
                 Self.reported
