@@ -22,9 +22,15 @@ extension NetworkFaultTests {
     static func subscribed(
         to origin: LocalOrigin,
         recorder: EventRecorder,
-        probeInterval: TimeInterval = 0.3
+        probeInterval: TimeInterval = 0.3,
+        probeTimeout: TimeInterval = EngineTimings.standard.probeTimeout
     ) async throws -> Subscribed {
-        let client = try await Self.connected(to: origin, recorder: recorder, probeInterval: probeInterval)
+        let client = try await Self.connected(
+            to: origin,
+            recorder: recorder,
+            probeInterval: probeInterval,
+            probeTimeout: probeTimeout
+        )
         let sender = try await Self.connected(to: origin, recorder: EventRecorder(), probeInterval: 1_000)
         let channel = PNChannel.channelWithName(Client.unique("loop"))
         client.subscribeOnChannel(channel)
@@ -72,7 +78,9 @@ extension NetworkFaultTests {
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
         let recorder = EventRecorder()
-        let setup = try await Self.subscribed(to: origin, recorder: recorder)
+        // The origin stays reachable: a probe that a whole-suite run on two busy cores kept unanswered past the
+        // standard 5 s would report a loss that did not happen (it once did), so this client's probes wait longer.
+        let setup = try await Self.subscribed(to: origin, recorder: recorder, probeTimeout: 60)
         try await Self.deliver("before", setup, recorder)
         let mark = recorder.names(.delegate).count
         origin.closeAllConnections()

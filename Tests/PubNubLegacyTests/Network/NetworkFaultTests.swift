@@ -17,15 +17,18 @@ import Testing
         to origin: LocalOrigin,
         recorder: EventRecorder,
         probeInterval: TimeInterval = 0.3,
+        probeTimeout: TimeInterval = EngineTimings.standard.probeTimeout,
         configure: (PNConfiguration) -> Void = { _ in }
     ) async throws -> PubNub {
         let configuration = PNConfiguration.testing(origin: origin.address)
         configure(configuration)
+        var timings = EngineTimings.probing(every: probeInterval)
+        timings.probeTimeout = probeTimeout
         let client = PubNub(
             configuration: configuration,
             delegate: recorder,
             eventSinks: [recorder],
-            timings: .probing(every: probeInterval)
+            timings: timings
         )
         client.connectWithSuccessBlock(
             { recorder.block("connect", $0) },
