@@ -363,7 +363,9 @@ final class PriceFeed: PNDelegate {
     func start() {
         self.client.connectWithSuccessBlock(
             { _ in self.subscribeAndPublish() },
-            errorBlock: { print("connect failed: \($0?.code ?? 0)") }
+            errorBlock: {
+                PNLog(PNLogGeneralLevel, self, "connect failed: %@", $0?.code)
+            }
         )
     }
 
@@ -372,13 +374,15 @@ final class PriceFeed: PNDelegate {
         client.subscribeOnChannels([self.channel], withPresenceEvent: true) {
             state, _, error in
             guard state == .PNSubscriptionProcessSubscribedState else {
-                print("subscribe failed: \(error?.code ?? 0)")
+                PNLog(
+                    PNLogGeneralLevel, self, "subscribe failed: %@", error?.code
+                )
                 return
             }
             client.sendMessage(["EURUSD": 1.08], toChannel: self.channel) {
                 state, value in
                 if state == .PNMessageSendingError {
-                    print("publish failed: \(value ?? "")")
+                    PNLog(PNLogGeneralLevel, self, "publish failed: %@", value)
                 }
             }
         }
