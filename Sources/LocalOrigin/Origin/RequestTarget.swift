@@ -162,12 +162,12 @@ struct RequestTarget: Sendable {
     /// `%XX` sequences turned into bytes; malformed sequences are kept literally; `+` is a space only when
     /// `plusIsSpace` (query names and values), a plus otherwise (path segments).
     static func decodedBytes(_ text: Substring, plusIsSpace: Bool = false) -> [UInt8] {
-        RequestTarget.decodedBytes(Array(text.utf8)[...], plusIsSpace: plusIsSpace)
+        RequestTarget.decodedBytes(text.utf8, plusIsSpace: plusIsSpace)
     }
 
     /// `decodedBytes(_:plusIsSpace:)` of text given as its UTF-8 bytes.
-    static func decodedBytes(_ utf8: ArraySlice<UInt8>, plusIsSpace: Bool) -> [UInt8] {
-        let utf8 = Array(utf8)
+    static func decodedBytes(_ bytes: some Collection<UInt8>, plusIsSpace: Bool) -> [UInt8] {
+        let utf8 = Array(bytes)
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)
         var index = 0
@@ -196,12 +196,13 @@ struct RequestTarget: Sendable {
 
     /// Percent-decoded text, or nil when the decoded bytes are not UTF-8.
     static func strictlyDecoded(_ text: Substring, plusIsSpace: Bool = false) -> String? {
-        if RequestTarget.isPlainASCII(text), !(plusIsSpace && text.contains("+")) { return String(text) }
-        return String(validating: RequestTarget.decodedBytes(text, plusIsSpace: plusIsSpace), as: UTF8.self)
+        RequestTarget.strictlyDecoded(text.utf8, plusIsSpace: plusIsSpace)
     }
 
     /// `strictlyDecoded(_:plusIsSpace:)` of text given as its UTF-8 bytes.
-    static func strictlyDecoded(_ bytes: ArraySlice<UInt8>, plusIsSpace: Bool) -> String? {
+    static func strictlyDecoded(_ bytes: some Collection<UInt8>, plusIsSpace: Bool) -> String? {
+        // ASCII without `%` (and without `+` where it means a space): decoding changes nothing (the common case,
+        // checked without allocating).
         let plain = bytes.allSatisfy {
             $0 < 0x80 && $0 != UInt8(ascii: "%") && !(plusIsSpace && $0 == UInt8(ascii: "+"))
         }
@@ -211,12 +212,7 @@ struct RequestTarget: Sendable {
 
     /// True when `text` percent-decodes to UTF-8.
     static func decodesToUTF8(_ text: Substring) -> Bool {
-        RequestTarget.isPlainASCII(text) || String(validating: RequestTarget.decodedBytes(text), as: UTF8.self) != nil
-    }
-
-    /// ASCII without `%`: decoding changes nothing (the common case, checked without allocating).
-    private static func isPlainASCII(_ text: Substring) -> Bool {
-        text.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "%") }
+        RequestTarget.strictlyDecoded(text, plusIsSpace: false) != nil
     }
 }
 

@@ -24,23 +24,9 @@ struct TransportRequest: Sendable, Equatable {
     /// that cannot enforce them (URLSession on Linux) fails the request with a TLS failure instead of ignoring them.
     var trust = TLSTrust()
 
-    /// A request to `url`.
-    init(
-        method: String,
-        url: URL,
-        body: Data?,
-        timeout: TimeInterval,
-        relaxedCertificateValidation: Bool = false,
-        trust: TLSTrust = TLSTrust()
-    ) {
-        self.init(
-            method: method,
-            acceptedURLText: url.absoluteString,
-            body: body,
-            timeout: timeout,
-            relaxedCertificateValidation: relaxedCertificateValidation,
-            trust: trust
-        )
+    /// A request to `url` (probes and tests; set the TLS properties afterwards).
+    init(method: String, url: URL, body: Data?, timeout: TimeInterval) {
+        self.init(method: method, acceptedURLText: url.absoluteString, body: body, timeout: timeout)
     }
 
     /// A request to `acceptedURLText`, which the caller has made sure `URL(string:)` accepts (`Endpoint.request`).

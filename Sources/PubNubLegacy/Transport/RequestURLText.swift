@@ -9,8 +9,8 @@ import PlatformSupport
 
 /// Makes the URL text of a request (`TransportRequest.urlText`).
 enum RequestURLText {
-    /// `scheme://origin` followed by `pathAndQuery`, or nil when `URL(string:)` would refuse that text (or the
-    /// origin is empty). Callable from any thread.
+    /// The text of `URL(string:)` made of `scheme://origin` followed by `pathAndQuery` (its `absoluteString`), or nil
+    /// when `URL(string:)` refuses that text (or the origin is empty). Callable from any thread.
     static func make(secure: Bool, origin: String, pathAndQuery: String) -> String? {
         guard !origin.isEmpty else { return nil }
         let prefix = (secure ? "https://" : "http://") + origin
@@ -18,14 +18,15 @@ enum RequestURLText {
         if Self.isPlainPathAndQuery(pathAndQuery), Self.acceptsOrigin(prefix) {
             return text
         }
-        return URL(string: text) == nil ? nil : text
+        return URL(string: text)?.absoluteString
     }
 
-    /// Whether `URL(string:)` accepts `prefix` (`scheme://origin`) followed by a path: remembered for the last few
-    /// origins, as a client sends all its requests to one.
+    /// Whether `URL(string:)` takes `prefix` (`scheme://origin`) followed by a path as it is (accepted, and its
+    /// `absoluteString` unchanged: a Foundation that percent-encodes what it finds invalid changes the text):
+    /// remembered for the last few origins, as a client sends all its requests to one.
     static func acceptsOrigin(_ prefix: String) -> Bool {
         if let known = Self.origins.withLock({ $0[prefix] }) { return known }
-        let accepted = URL(string: prefix + "/") != nil
+        let accepted = URL(string: prefix + "/")?.absoluteString == prefix + "/"
         Self.origins.withLock { origins in
             if origins.count >= Self.rememberedOrigins { origins.removeAll() }
             origins[prefix] = accepted
