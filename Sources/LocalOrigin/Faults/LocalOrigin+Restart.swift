@@ -29,6 +29,12 @@ extension LocalOrigin {
         let done = Latch()
         defer { done.open() }  // on every way out; opening twice is harmless
         let (oldServer, oldHandler) = try self.beginRestart(done)
+        // The port is held from the moment the old listener closes until the new one listens: a bind without a
+        // listen that the kernel never hands to anyone asking for a free port, nor to an outgoing connection (a
+        // loaded test run once had its port taken in that window). The new server binds beside it.
+        oldServer.stopAccepting()
+        let reservation = POSIXSocket.reserve(host: oldServer.host, port: oldServer.port)
+        defer { reservation.map(POSIXSocket.closeDescriptor) }
         oldServer.stop()
         var handler = oldHandler
         if !keepingStore {
