@@ -5,7 +5,7 @@
 # Scripts/cost.py says how each figure is taken; BENCHMARKS.md has the latest run.
 # Installs what it needs on a fresh clone: valgrind (Debian) and the .venv-interop venv (as Scripts/test.sh).
 # Usage: Scripts/cost.sh [--against [NAME=]LEGACY_DEMO_BINARY]... [--no-python] [--no-callgrind] [--keep DIRECTORY]
-#                       [--workloads publish,receive,origin,idle]
+#                       [--workloads publish,sequential,receive,origin,idle]
 #   --against [NAME=]BINARY: also measure another LegacyDemo build (e.g. an earlier commit's release binary) in the
 #   same run, in a column NAME (repeatable);
 #   --keep: leave the callgrind profiles and perf/strace reports in DIRECTORY (for callgrind_annotate).
@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
         --workloads) extra+=(--workloads "$2"); shift 2 ;;
         --no-python) python=no; shift ;;
         *) echo "usage: Scripts/cost.sh [--against [NAME=]BINARY]... [--no-python] [--no-callgrind] [--keep DIRECTORY]" \
-               "[--workloads publish,receive,origin,idle]" >&2
+               "[--workloads publish,sequential,receive,origin,idle]" >&2
            exit 2 ;;
     esac
 done

@@ -14,6 +14,10 @@ enum CostCommand {
             {"n":i} back to back on the channels in turn (sent one at a time in call order, or D at once with
             --pipeline-depth), and waits for every acknowledgement; prints the context switches and CPU time of
             those N publishes.
+          LegacyDemo cost sequential --origin HOST:PORT --count N [--channels a,b,…] [--warm-up N]
+            As publish, but each message is sent from the completion block of the one before (how a 3.x app sends
+            one message after another, and Scripts/bench.sh's publish_sequential): one publish at a time, with the
+            client's delivery queue on the path of every one.
           LegacyDemo cost receive --origin HOST:PORT --count N --channels a,b,…
             One client subscribes to the channels, prints `ready PID` on stdout, and exits once it received N
             distinct messages {"n":i} (another process publishes them); prints the context switches and CPU time
@@ -25,7 +29,9 @@ enum CostCommand {
         """
 
     static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
-        guard let workload = arguments.first else { throw UsageError(message: "cost needs publish, receive or idle") }
+        guard let workload = arguments.first else {
+            throw UsageError(message: "cost needs publish, sequential, receive or idle")
+        }
         let options = try Options(
             arguments.dropFirst(),
             valueFlags: ["--origin", "--count", "--channels", "--warm-up", "--pipeline-depth", "--seconds"],
@@ -35,13 +41,14 @@ enum CostCommand {
         let channels = (options.string("--channels") ?? "cost").split(separator: ",").map(String.init)
         guard !channels.isEmpty else { throw UsageError(message: "--channels needs at least one name") }
         switch workload {
-        case "publish":
+        case "publish", "sequential":
             try Self.publish(
                 origin: origin,
                 count: try Self.count(options, "--count", default: nil),
                 channels: channels,
                 warmUp: try Self.count(options, "--warm-up", default: 50),
-                pipelineDepth: try Self.count(options, "--pipeline-depth", default: 1)
+                pipelineDepth: try Self.count(options, "--pipeline-depth", default: 1),
+                fromBlocks: workload == "sequential"
             )
         case "receive":
             try Self.receive(
@@ -93,22 +100,34 @@ enum CostCommand {
         )
     }
 
-    private static func publish(origin: String, count: Int, channels: [String], warmUp: Int, pipelineDepth: Int) throws
-    {
+    private static func publish(
+        origin: String,
+        count: Int,
+        channels: [String],
+        warmUp: Int,
+        pipelineDepth: Int,
+        fromBlocks: Bool
+    ) throws {
         let client = Self.client(origin: origin, name: "cost-publisher", pipelineDepth: pipelineDepth)
         try client.connect(timeout: 15)
         defer { client.disconnect(timeout: 5) }
         let targets = channels.map(PNChannel.channelWithName)
         let timeout = 30 + Double(warmUp + count) * 0.02
         // Warm-up: the connection is open and every lazy initialisation done before the window starts.
-        try Self.publishRound(client, targets: targets, count: warmUp, timeout: timeout)
+        let round = fromBlocks ? Self.sequentialRound : Self.publishRound
+        try round(client, targets, warmUp, timeout)
         let residentBefore = ProcessUsage.statusField("VmRSS:")
         _ = BenchMemory.resetPeak()
         let before = ProcessUsage.now()
         let started = nowNanos()
-        try Self.publishRound(client, targets: targets, count: count, timeout: timeout)
+        try round(client, targets, count, timeout)
         let seconds = Double(nowNanos() &- started) / 1e9
-        Self.report("publish", ProcessUsage.now().since(before), messages: count, seconds: seconds)
+        Self.report(
+            fromBlocks ? "sequential" : "publish",
+            ProcessUsage.now().since(before),
+            messages: count,
+            seconds: seconds
+        )
         // What the N calls queued at once made the process hold: its peak, and what it still holds after them.
         if let residentBefore, let peak = BenchMemory.peakKiB(), let after = ProcessUsage.statusField("VmRSS:") {
             Self.cost("publish_rss_peak_growth", Double(peak - residentBefore), "KiB", decimals: 0)
@@ -116,8 +135,41 @@ enum CostCommand {
         }
     }
 
+    /// Publishes `count` messages, each from the completion block of the one before (on the client's delivery
+    /// queue), and waits until all are acknowledged, in order.
+    private static func sequentialRound(
+        _ client: BenchClient,
+        _ targets: [PNChannel],
+        _ count: Int,
+        _ timeout: Double
+    ) throws {
+        guard count > 0 else { return }
+        let tally = CostTally(target: count)
+        client.handle((sent: { tally.acknowledged($0) }, received: nil, failed: { tally.fail($0) }))
+        let pubnub = client.client
+        @Sendable func publish(_ number: Int) {
+            let sent = pubnub.sendMessage(["n": number], toChannel: targets[number % targets.count]) { state, _ in
+                if state == .PNMessageSent, number + 1 < count {
+                    publish(number + 1)
+                }
+            }
+            if sent == nil {
+                tally.fail("message \(number) was refused before sending")
+            }
+        }
+        publish(0)
+        try tally.wait(timeout: timeout, what: "sequential publish")
+    }
+
     /// Publishes `count` messages back to back and waits until all are acknowledged, in call order.
-    private static func publishRound(_ client: BenchClient, targets: [PNChannel], count: Int, timeout: Double) throws {
+    private static func publishRound(
+        _ client: BenchClient,
+        _ targets: [PNChannel],
+        _ count: Int,
+        _ timeout: Double
+    )
+        throws
+    {
         guard count > 0 else { return }
         let tally = CostTally(target: count)
         client.handle((sent: { tally.acknowledged($0) }, received: nil, failed: { tally.fail($0) }))

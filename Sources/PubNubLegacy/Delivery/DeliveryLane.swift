@@ -35,11 +35,25 @@ final class DeliveryLane: @unchecked Sendable {
     }
 
     /// Appends `job`; it is delivered by the next drain. Any thread.
+    ///
+    /// The drain asked for is a block on the queue — except on a socket worker that reports an answer, for a lane
+    /// that is not the main queue's: that worker runs the drain itself with `queue.sync` once the engine has handled
+    /// the answer (`WorkerThread.afterCompletion`). The calls still run on the delivery queue, one drain at a time,
+    /// in order; no thread is woken for them, and a request a callback sends (the next publish) is written by the
+    /// same worker when the drain ends. The main queue's calls must run on the main thread: always a block there.
     func enqueue(_ job: any DeliveryJob) {
         let requests = self.ledger.withLock { $0.append(job, viaRunLoop: self.viaRunLoop) }
         if requests.queue {
-            self.queue.async {
-                self.drain { $0.queueDrainStarted() }
+            if !self.viaRunLoop, let worker = WorkerThread.current, worker.reporting {
+                worker.afterCompletion {
+                    self.queue.sync {
+                        self.drain { $0.queueDrainStarted() }
+                    }
+                }
+            } else {
+                self.queue.async {
+                    self.drain { $0.queueDrainStarted() }
+                }
             }
         }
         if requests.runLoop {
@@ -61,14 +75,26 @@ final class DeliveryLane: @unchecked Sendable {
             return ledger.enter(thread)
         }
         guard entered else { return }
-        while let job = self.nextJob() {
-            if let step = job.nextStep(self.listeners) {
-                step.perform()  // may run a nested drain, which moves `current` on
-            } else {
-                self.current = nil  // no user code ran since `nextJob`, so `job` is still the current one
+        Self.draining.withValue(self) {
+            while let job = self.nextJob() {
+                if let step = job.nextStep(self.listeners) {
+                    step.perform()  // may run a nested drain, which moves `current` on
+                } else {
+                    self.current = nil  // no user code ran since `nextJob`, so `job` is still the current one
+                }
             }
         }
     }
+
+    /// True on a thread that is making a lane's listener calls: the code running is a callback (or what it called).
+    /// A client's queue never waits for such a thread, so a callback's 3.4 call may run its work with
+    /// `queue.sync` (`ClientEngine.enqueue`).
+    static var isDrainingOnThisThread: Bool {
+        Self.draining.value != nil
+    }
+
+    /// The lane whose drain the calling thread runs.
+    private static let draining = ThreadLocal<DeliveryLane>()
 
     /// The job to take the next call from: the current one, else the next taken one, else what the ledger has
     /// pending; nil when nothing is left, which ends this drain.

@@ -163,13 +163,25 @@ final class ClientEngine: @unchecked Sendable {
 
     /// Runs `body` on the queue as one facade call: the operations it submits belong to the calling thread's
     /// `CallTicket`, if the async overlay made the call inside one (`CallTicket.scope`).
+    ///
+    /// A call made from a callback (a delivery lane's drain) runs `body` with `queue.sync` on the calling thread: the
+    /// next publish sent from a completion block then needs no thread woken for the queue (issue 29's sequential
+    /// publish). That cannot deadlock: the queue never waits for a delivery queue, and its work never blocks. It
+    /// runs after everything queued before it, as `async` would, and delivers nothing inside the call (the events
+    /// it emits go to the lane, which the callback's drain reaches after the callback returns). Every other caller —
+    /// the main thread outside callbacks, an app's own threads — is never held up by the queue's work: `async`.
     func enqueue(_ body: @escaping @Sendable () -> Void) {
         let ticket = CallTicket.current.value
         let time = self.clock.now
-        self.queue.async {
+        let work: @Sendable () -> Void = {
             (self.callTicket, self.callTime) = (ticket, time)
             body()
             (self.callTicket, self.callTime) = (nil, nil)
+        }
+        if DeliveryLane.isDrainingOnThisThread {
+            self.queue.sync(execute: work)
+        } else {
+            self.queue.async(execute: work)
         }
     }
 
@@ -399,7 +411,9 @@ final class ClientEngine: @unchecked Sendable {
         guard !self.shutDown else { return }
         let box = QueueBox(delivered)
         self.dispatcher.deliver(batch, notify: self.gateIsOpen) {
-            self.queue.async { box.value() }
+            // From a drain on the long-poll worker that read the answer, the next long-poll is sent from that
+            // worker and left for it (WorkerThread.swift).
+            WorkerThread.hand(to: self.queue) { box.value() }
         }
     }
 

@@ -18,6 +18,8 @@ final class WorkerThread {
     /// True once a request sent from inside that completion was left in the pool's queue for this worker to take
     /// when the completion returns.
     var promised = false
+    /// Work left for the end of the report under way (`afterCompletion(_:)`).
+    private var owed: [() -> Void] = []
 
     private init(pool: ObjectIdentifier) {
         self.pool = pool
@@ -47,11 +49,25 @@ final class WorkerThread {
         Self.threads.withValue(worker) { body(worker) }
     }
 
-    /// Runs `completion` marked as reporting: inside it, `hand(to:_:)` runs its work in place.
+    /// Runs `completion` marked as reporting: inside it, `hand(to:_:)` runs its work in place. Then the work the
+    /// completion left with `afterCompletion(_:)`, oldest first, including what that work leaves in turn.
     func report(_ completion: () -> Void) {
         self.reporting = true
         defer { self.reporting = false }
         completion()
+        while !self.owed.isEmpty {
+            self.owed.removeFirst()()
+        }
+    }
+
+    /// Leaves `work` for this worker to run once the completion it reports has returned: outside the engine's queue
+    /// and every lock, still reporting, so a request `work` sends to this worker's pool is left for this worker as
+    /// one sent from the completion is. Call only while `reporting`. A delivery lane makes its listener calls so, on
+    /// the worker that read the answer (`DeliveryLane.enqueue`): the calls of one answer come before the worker's
+    /// next request, which is written as soon as they return.
+    func afterCompletion(_ work: @escaping () -> Void) {
+        precondition(self.reporting, "afterCompletion outside a report")
+        self.owed.append(work)
     }
 
     /// Each worker thread's `WorkerThread`.
