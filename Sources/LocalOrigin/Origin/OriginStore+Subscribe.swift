@@ -108,47 +108,6 @@ extension OriginStore {
         return .array(elements)
     }
 
-    /// `{"t":{"t":"tt","r":R},"m":[envelopes]}` with every key Python requires (docs/PROTOCOL.md §2.3.2), and as
-    /// the service sends them: `i` the publisher, `s` / `o` / `cmt` what the publish asked to be echoed, `u` its
-    /// `meta`, and `b` the matching subscription — only when the request named several subscriptions or the
-    /// message came through a group or a wildcard (even one named like the channel).
-    private static func v2Body(
-        _ items: [Delivery],
-        cursor: UInt64,
-        subscribeKey: String,
-        namesSeveral: Bool
-    ) -> JSONValue {
-        let envelopes: [JSONValue] = items.map { item in
-            let message = item.message
-            var members: [JSONMember] = [
-                JSONMember(key: "a", value: .string("1")),
-                JSONMember(key: "f", value: .int(0)),
-            ]
-            if let publisher = message.publisher { members.append(JSONMember(key: "i", value: .string(publisher))) }
-            if let type = message.extras.customType { members.append(JSONMember(key: "cmt", value: .string(type))) }
-            if let sequence = message.extras.sequence { members.append(JSONMember(key: "s", value: .int(sequence))) }
-            if let originator = message.extras.originator { members.append(JSONMember(key: "o", value: originator)) }
-            members += [
-                JSONMember(
-                    key: "p",
-                    value: .object(["t": .string(String(message.timetoken)), "r": .int(OriginStore.region)])
-                ),
-                JSONMember(key: "k", value: .string(subscribeKey)),
-                JSONMember(key: "c", value: .string(message.channel)),
-                JSONMember(key: "d", value: .raw(message.payload)),
-            ]
-            if namesSeveral || !item.direct {
-                members.append(JSONMember(key: "b", value: .string(item.match)))
-            }
-            if let meta = message.meta { members.append(JSONMember(key: "u", value: .raw(meta))) }
-            return .object(members)
-        }
-        return .object([
-            "t": .object(["t": .string(String(cursor)), "r": .int(OriginStore.region)]),
-            "m": .array(envelopes),
-        ])
-    }
-
     // MARK: - Parked polls
 
     /// Answers every parked poll waiting on `channel` (a message was just stored there).
