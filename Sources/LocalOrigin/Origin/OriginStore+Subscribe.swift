@@ -55,14 +55,22 @@ extension OriginStore {
     /// delivers them). Wildcards look at every channel the origin keeps.
     func collect(_ subscription: Subscription, after cursor: UInt64) -> [Delivery] {
         var found: [Delivery] = []
+        var sources = 0  // records that gave messages: one record's are in timetoken order already
         func gather(_ record: ChannelRecord) {
             guard let match = subscription.match(for: record.name) else { return }
             let copies = max(1, subscription.matchCount(for: record.name))
             let start = record.feed.firstIndex(after: cursor)
             let end = min(record.feed.count, start + OriginStore.subscribeBatchLimit)
+            guard start < end else { return }
+            sources += 1
+            found.reserveCapacity(found.count + (end - start) * copies)
             for index in start..<end {
                 let delivery = Delivery(message: record.feed[index], match: match.name, direct: match.direct)
-                found += repeatElement(delivery, count: copies)
+                if copies == 1 {
+                    found.append(delivery)
+                } else {
+                    found += repeatElement(delivery, count: copies)
+                }
             }
         }
         for channel in subscription.exact.keys {
@@ -71,8 +79,9 @@ extension OriginStore {
         if !subscription.wildcards.isEmpty {
             for (channel, record) in self.channels where subscription.exact[channel] == nil { gather(record) }
         }
-        found.sort { $0.message.timetoken < $1.message.timetoken }
-        return Array(found.prefix(OriginStore.subscribeBatchLimit))
+        if sources > 1 { found.sort { $0.message.timetoken < $1.message.timetoken } }
+        if found.count > OriginStore.subscribeBatchLimit { found.removeSubrange(OriginStore.subscribeBatchLimit...) }
+        return found
     }
 
     /// The subscribe answer carrying `items`; the cursor is `cursor` when given, else the last item's timetoken, or
