@@ -38,9 +38,9 @@ extension OriginStore {
                 out.append(contentsOf: originator.serializedBytes)
             }
             out.append(contentsOf: #","p":{"t":""#.utf8)
-            OriginStore.writeDecimal(message.timetoken, into: &out)
+            HTTPResponse.appendDecimal(UInt(message.timetoken), to: &out)
             out.append(contentsOf: #"","r":"#.utf8)
-            OriginStore.writeDecimal(UInt64(OriginStore.region), into: &out)
+            HTTPResponse.appendDecimal(OriginStore.region, to: &out)
             out.append(contentsOf: #"},"k":"#.utf8)
             out.append(contentsOf: key)
             out.append(contentsOf: #","c":"#.utf8)
@@ -62,22 +62,5 @@ extension OriginStore {
             "t": .object(["t": .string(String(cursor)), "r": .int(OriginStore.region)]),
             "m": .raw(String(decoding: out, as: UTF8.self)),
         ])
-    }
-
-    /// Appends the decimal digits of `value` (what `String(value)` spells) without building a string.
-    static func writeDecimal(_ value: UInt64, into out: inout [UInt8]) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 20 digits at most, the last first
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-        }
-        withUnsafeBytes(of: &digits) { buffer in
-            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
-        }
     }
 }

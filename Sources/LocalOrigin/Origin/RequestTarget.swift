@@ -167,7 +167,15 @@ struct RequestTarget: Sendable {
 
     /// `decodedBytes(_:plusIsSpace:)` of text given as its UTF-8 bytes.
     static func decodedBytes(_ bytes: some Collection<UInt8>, plusIsSpace: Bool) -> [UInt8] {
-        let utf8 = Array(bytes)
+        // Read in place when the bytes are contiguous (a native string's, an array's): no copy before decoding.
+        if let out = bytes.withContiguousStorageIfAvailable({ RequestTarget.decodedBytes($0, plusIsSpace: plusIsSpace) }
+        ) {
+            return out
+        }
+        return Array(bytes).withUnsafeBufferPointer { RequestTarget.decodedBytes($0, plusIsSpace: plusIsSpace) }
+    }
+
+    private static func decodedBytes(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)
         var index = 0

@@ -88,9 +88,9 @@ import Testing
     }
 
     @Test(arguments: [0, 1, 9, 10, 99, 100, 14_818_963_579_052_943, UInt64.max] as [UInt64])
-    func writesDecimalsAsStringDoes(_ value: UInt64) {
+    func writesTimetokenDigitsAsStringDoes(_ value: UInt64) {
         var out: [UInt8] = []
-        OriginStore.writeDecimal(value, into: &out)
+        HTTPResponse.appendDecimal(UInt(value), to: &out)
         #expect(out == Array(String(value).utf8))
     }
 }
