@@ -63,7 +63,6 @@ extension OriginStore {
             let end = min(record.feed.count, start + OriginStore.subscribeBatchLimit)
             guard start < end else { return }
             sources += 1
-            found.reserveCapacity(found.count + (end - start) * copies)
             for index in start..<end {
                 let delivery = Delivery(message: record.feed[index], match: match.name, direct: match.direct)
                 if copies == 1 {
