@@ -193,7 +193,8 @@ struct JSONValidator {
     }
 
     /// The continuation bytes of a multi-byte UTF-8 sequence whose lead byte `lead` was just read, by the
-    /// well-formed sequences of Unicode §3.9 Table 3-7 (no overlong forms, no surrogates, nothing past U+10FFFF).
+    /// well-formed sequences of the Unicode Standard, chapter 3, table 3-7 (no overlong forms, no surrogates,
+    /// nothing past U+10FFFF).
     private mutating func scalarTail(after lead: UInt8) -> Bool {
         let count: Int
         var low: UInt8 = 0x80
