@@ -57,6 +57,11 @@ enum OriginEntryPoints {
         try? JSONParser.parse(bytes)
     }
 
+    /// The verdict of the origin's JSON validator (the publish path's check, which builds nothing).
+    static func isValidJSON(_ bytes: [UInt8]) -> Bool {
+        JSONValidator.isValid(bytes)
+    }
+
     /// The origin's JSON writer.
     static func serialize(_ value: JSONValue) -> [UInt8] {
         value.serializedBytes

@@ -36,7 +36,8 @@ extension HTTPResponse {
         self.appendDecimal(value.magnitude, to: &output)
     }
 
-    private static func appendDecimal(_ value: UInt, to output: inout [UInt8]) {
+    /// Appends `value` in decimal without allocating a `String` (timetokens in subscribe answers, too).
+    static func appendDecimal(_ value: UInt, to output: inout [UInt8]) {
         if value >= 10 { self.appendDecimal(value / 10, to: &output) }
         output.append(UInt8(ascii: "0") + UInt8(value % 10))
     }

@@ -39,9 +39,10 @@ struct JSONParser {
         return value
     }
 
-    /// True when `text` is exactly one JSON value.
+    /// True when `text` is exactly one JSON value; the same verdict as `parse`, without building the value
+    /// (`JSONValidator`).
     static func isValid(_ text: String) -> Bool {
-        (try? JSONParser.parse(text)) != nil
+        JSONValidator.isValid(text)
     }
 
     // MARK: - Grammar

@@ -24,24 +24,27 @@ extension OriginStore {
         guard !channel.isEmpty else { return fail("Invalid Channel") }
 
         // A raw `/` inside the message (a client that did not escape it) splits it over several segments.
-        let rawMessage = segments.count > 6 ? segments[6...].joined(separator: "/") : ""
+        let rawMessage: Substring =
+            switch segments.count {
+            case ...6: ""
+            case 7: segments[6]
+            default: Substring(segments[6...].joined(separator: "/"))
+            }
         let usesBody = request.method == "POST" && rawMessage.isEmpty
         let size = rawChannel.utf8.count + (usesBody ? request.body.count : rawMessage.utf8.count)
         guard size <= OriginStore.maximumMessageSize else { return fail("Message Too Large") }
-        let bytes = usesBody ? request.body : RequestTarget.decodedBytes(Substring(rawMessage))
-        guard let text = String(validating: bytes, as: UTF8.self), JSONParser.isValid(text) else {
-            return fail("Invalid JSON")
-        }
+        let bytes = usesBody ? request.body : RequestTarget.decodedBytes(rawMessage)
+        guard let payload = bytes.withUnsafeBufferPointer(OriginStore.jsonText) else { return fail("Invalid JSON") }
         var meta: String?
-        if let metaText = target.parameter("meta"), !metaText.isEmpty {
-            guard JSONParser.isValid(metaText) else { return fail("Invalid JSON") }
-            meta = OriginStore.trimmed(metaText)
+        if var metaText = target.parameter("meta"), !metaText.isEmpty {
+            guard let text = metaText.withUTF8(OriginStore.jsonText) else { return fail("Invalid JSON") }
+            meta = text
         }
         let publisher = target.parameter("uuid").flatMap { $0.isEmpty ? nil : $0 }
         let store = !(target.parameter("store") == "0" || target.parameter("store")?.lowercased() == "false")
         let timetoken = self.append(
             channel: channel,
-            payload: OriginStore.trimmed(text),
+            payload: payload,
             publisher: publisher,
             meta: meta,
             extras: OriginStore.publishExtras(target),
@@ -74,11 +77,10 @@ extension OriginStore {
         return extras
     }
 
-    /// `text` without leading and trailing JSON whitespace.
-    static func trimmed(_ text: String) -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
-        else { return text }
-        return String(text[first...last])
+    /// `bytes` without leading and trailing JSON whitespace, as text, when they are one JSON value in UTF-8; nil when
+    /// they are not (one pass that builds nothing: `JSONValidator`).
+    static func jsonText(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard JSONValidator.isValid(bytes) else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[JSONValidator.trimmedRange(bytes)]), as: UTF8.self)
     }
 }

@@ -55,14 +55,21 @@ extension OriginStore {
     /// delivers them). Wildcards look at every channel the origin keeps.
     func collect(_ subscription: Subscription, after cursor: UInt64) -> [Delivery] {
         var found: [Delivery] = []
+        var sources = 0  // records that gave messages: one record's are in timetoken order already
         func gather(_ record: ChannelRecord) {
             guard let match = subscription.match(for: record.name) else { return }
             let copies = max(1, subscription.matchCount(for: record.name))
             let start = record.feed.firstIndex(after: cursor)
             let end = min(record.feed.count, start + OriginStore.subscribeBatchLimit)
+            guard start < end else { return }
+            sources += 1
             for index in start..<end {
                 let delivery = Delivery(message: record.feed[index], match: match.name, direct: match.direct)
-                found += repeatElement(delivery, count: copies)
+                if copies == 1 {
+                    found.append(delivery)
+                } else {
+                    found += repeatElement(delivery, count: copies)
+                }
             }
         }
         for channel in subscription.exact.keys {
@@ -71,8 +78,9 @@ extension OriginStore {
         if !subscription.wildcards.isEmpty {
             for (channel, record) in self.channels where subscription.exact[channel] == nil { gather(record) }
         }
-        found.sort { $0.message.timetoken < $1.message.timetoken }
-        return Array(found.prefix(OriginStore.subscribeBatchLimit))
+        if sources > 1 { found.sort { $0.message.timetoken < $1.message.timetoken } }
+        if found.count > OriginStore.subscribeBatchLimit { found.removeSubrange(OriginStore.subscribeBatchLimit...) }
+        return found
     }
 
     /// The subscribe answer carrying `items`; the cursor is `cursor` when given, else the last item's timetoken, or
@@ -106,47 +114,6 @@ extension OriginStore {
         }
         elements.append(.string(channels))
         return .array(elements)
-    }
-
-    /// `{"t":{"t":"tt","r":R},"m":[envelopes]}` with every key Python requires (docs/PROTOCOL.md §2.3.2), and as
-    /// the service sends them: `i` the publisher, `s` / `o` / `cmt` what the publish asked to be echoed, `u` its
-    /// `meta`, and `b` the matching subscription — only when the request named several subscriptions or the
-    /// message came through a group or a wildcard (even one named like the channel).
-    private static func v2Body(
-        _ items: [Delivery],
-        cursor: UInt64,
-        subscribeKey: String,
-        namesSeveral: Bool
-    ) -> JSONValue {
-        let envelopes: [JSONValue] = items.map { item in
-            let message = item.message
-            var members: [JSONMember] = [
-                JSONMember(key: "a", value: .string("1")),
-                JSONMember(key: "f", value: .int(0)),
-            ]
-            if let publisher = message.publisher { members.append(JSONMember(key: "i", value: .string(publisher))) }
-            if let type = message.extras.customType { members.append(JSONMember(key: "cmt", value: .string(type))) }
-            if let sequence = message.extras.sequence { members.append(JSONMember(key: "s", value: .int(sequence))) }
-            if let originator = message.extras.originator { members.append(JSONMember(key: "o", value: originator)) }
-            members += [
-                JSONMember(
-                    key: "p",
-                    value: .object(["t": .string(String(message.timetoken)), "r": .int(OriginStore.region)])
-                ),
-                JSONMember(key: "k", value: .string(subscribeKey)),
-                JSONMember(key: "c", value: .string(message.channel)),
-                JSONMember(key: "d", value: .raw(message.payload)),
-            ]
-            if namesSeveral || !item.direct {
-                members.append(JSONMember(key: "b", value: .string(item.match)))
-            }
-            if let meta = message.meta { members.append(JSONMember(key: "u", value: .raw(meta))) }
-            return .object(members)
-        }
-        return .object([
-            "t": .object(["t": .string(String(cursor)), "r": .int(OriginStore.region)]),
-            "m": .array(envelopes),
-        ])
     }
 
     // MARK: - Parked polls

@@ -167,7 +167,15 @@ struct RequestTarget: Sendable {
 
     /// `decodedBytes(_:plusIsSpace:)` of text given as its UTF-8 bytes.
     static func decodedBytes(_ bytes: some Collection<UInt8>, plusIsSpace: Bool) -> [UInt8] {
-        let utf8 = Array(bytes)
+        // Read in place when the bytes are contiguous (a native string's, an array's): no copy before decoding.
+        if let out = bytes.withContiguousStorageIfAvailable({ RequestTarget.decodedBytes($0, plusIsSpace: plusIsSpace) }
+        ) {
+            return out
+        }
+        return Array(bytes).withUnsafeBufferPointer { RequestTarget.decodedBytes($0, plusIsSpace: plusIsSpace) }
+    }
+
+    private static func decodedBytes(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count)
         var index = 0
@@ -191,7 +199,11 @@ struct RequestTarget: Sendable {
 
     /// Percent-decoded text; bytes that are not UTF-8 become U+FFFD (callers check `isValidUTF8` first).
     static func decode(_ text: Substring, plusIsSpace: Bool = false) -> String {
-        String(decoding: RequestTarget.decodedBytes(text, plusIsSpace: plusIsSpace), as: UTF8.self)
+        // Nothing to decode (the common case: channel names, keys): the text as it is, without a byte copy.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(text)
+        }
+        return String(decoding: RequestTarget.decodedBytes(text, plusIsSpace: plusIsSpace), as: UTF8.self)
     }
 
     /// Percent-decoded text, or nil when the decoded bytes are not UTF-8.
@@ -235,11 +247,7 @@ private struct ASCIITarget {
         guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
         let mark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
         // The general way reduces `letters://…` (the letters may be none) to its path: left to it, as rare as it is.
-        if let colon = ASCIITarget.schemeSeparator(in: bytes),
-            bytes[..<colon].allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) })
-        {
-            return nil
-        }
+        if ASCIITarget.schemeSeparator(in: bytes) != nil { return nil }
         self.bytes = bytes
         self.path = 0..<mark
         self.query = mark < bytes.count ? (mark + 1)..<bytes.count : bytes.count..<bytes.count
@@ -260,16 +268,15 @@ private struct ASCIITarget {
         }
     }
 
-    /// The offset of the first `://`, if any.
+    /// The offset of the first `://` when only ASCII letters (or nothing) come before it; nil otherwise. A `://`
+    /// after anything else is no scheme separator, so the scan stops at the first byte that is not a letter.
     private static func schemeSeparator(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 3 else { return nil }
-        for index in 0...(bytes.count - 3)
-        where bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/")
-            && bytes[index + 2] == UInt8(ascii: "/")
-        {
-            return index
-        }
-        return nil
+        var index = 0
+        while index < bytes.count, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[index] | 0x20) { index += 1 }
+        guard bytes.count - index >= 3, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
+            bytes[index + 2] == UInt8(ascii: "/")
+        else { return nil }
+        return index
     }
 
     /// `RequestTarget.pairs(of:)` on the bytes of `query`: split at `&` (empty pieces dropped), and at a `?` followed
