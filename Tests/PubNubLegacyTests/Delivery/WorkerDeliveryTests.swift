@@ -22,18 +22,30 @@ private struct BlockVisit: Sendable {
 }
 
 @Suite struct WorkerDeliveryTests {
-    @Test func publishesMadeFromCompletionBlocksAreDeliveredByTheWorkerThatReadTheAnswer() async throws {
-        let origin = try LocalOrigin.start()
-        defer { origin.stop() }
+    /// A client of `origin` that delivers on `queue`, connected.
+    static func connected(
+        to origin: LocalOrigin,
+        deliveringOn queue: DispatchQueue,
+        recorder: EventRecorder
+    )
+        async throws -> PubNub
+    {
         let configuration = PNConfiguration.testing(origin: origin.address)
-        let queue = DispatchQueue(label: "test-worker-delivery")
-        let key = DispatchSpecificKey<Bool>()
-        queue.setSpecific(key: key, value: true)
         configuration.deliveryQueue = queue
-        let recorder = EventRecorder()
         let client = PubNub.testing(configuration: configuration, recorder: recorder, timings: .quietProbe)
         client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: { recorder.block("error", $0) })
         try await recorder.next(.block, "connect", within: 15)
+        return client
+    }
+
+    @Test func publishesMadeFromCompletionBlocksAreDeliveredByTheWorkerThatReadTheAnswer() async throws {
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let queue = DispatchQueue(label: "test-worker-delivery")
+        let key = DispatchSpecificKey<Bool>()
+        queue.setSpecific(key: key, value: true)
+        let recorder = EventRecorder()
+        let client = try await Self.connected(to: origin, deliveringOn: queue, recorder: recorder)
         let channel = PNChannel.channelWithName("chain-\(UUID().uuidString.prefix(8))")
         let count = 12
         let visits = Locked<[BlockVisit]>([])
@@ -112,12 +124,7 @@ private struct BlockVisit: Sendable {
         // runner did, to the main queue's blocks): no worker drains its lane.
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
-        let configuration = PNConfiguration.testing(origin: origin.address)
-        configuration.deliveryQueue = .main
-        let recorder = EventRecorder()
-        let client = PubNub.testing(configuration: configuration, recorder: recorder, timings: .quietProbe)
-        client.connectWithSuccessBlock({ recorder.block("connect", $0) }, errorBlock: { recorder.block("error", $0) })
-        try await recorder.next(.block, "connect", within: 15)
+        let client = try await Self.connected(to: origin, deliveringOn: .main, recorder: EventRecorder())
         let channel = PNChannel.channelWithName("main-\(UUID().uuidString.prefix(8))")
         let count = 4
         let key = DispatchSpecificKey<Bool>()
