@@ -148,22 +148,19 @@ final class SocketConnection: @unchecked Sendable {
         self.stream.isHealthyWhileIdle
     }
 
-    /// Writes `head` and `body`, runs `whileWaiting` (the request is on its way; its answer's time has not started),
-    /// then reads one response within `limits`, failing after `timeout` without progress. On failure the connection
-    /// must be closed.
+    /// Writes `head` and `body`, then reads one response within `limits`, failing after `timeout` without progress.
+    /// On failure the connection must be closed.
     func exchange(
         head: [UInt8],
         body: Data?,
         timeout: TimeInterval,
-        limits: ResponseLimits = ResponseLimits(),
-        whileWaiting: () -> Void = {}
+        limits: ResponseLimits = ResponseLimits()
     ) -> Result<(TransportResponse, reusable: Bool), TransportFailure> {
         let milliseconds = Self.milliseconds(timeout)
         if let failure = self.write(head, milliseconds: milliseconds) { return .failure(failure) }
         if let body, !body.isEmpty {
             if let failure = self.write(Array(body), milliseconds: milliseconds) { return .failure(failure) }
         }
-        whileWaiting()
         return self.read(milliseconds: milliseconds, limits: limits)
     }
 

@@ -284,47 +284,18 @@ final class SocketPool: Sendable {
         // Every call into OpenSSL runs on a worker: there, a write to a reset connection must not end the process.
         POSIXSocket.blockBrokenPipeSignal()
         WorkerThread.run(for: self) { worker in
-            while true {
-                switch self.next(for: worker) {
-                case .end:
-                    return
-                case .owedWork:
-                    worker.runOwedWork()
-                case .task(let task):
-                    let outcome: Result<TransportResponse, TransportFailure>?
-                    if self.reusesConnections {
-                        // The listener calls a report left run while this request is on its way (a publish queued
-                        // behind the one answered: its calls and its round trip overlap).
-                        outcome = self.carryOut(task, whileWaiting: worker.runOwedWork)
-                    } else {
-                        // A new connection per request (the long-poll lane): the calls of the answer come first,
-                        // not after a connect.
-                        worker.runOwedWork()
-                        outcome = self.carryOut(task, whileWaiting: {})
-                    }
-                    if let outcome {
-                        worker.report { task.finishOnWorker(outcome) }
-                    }
-                    self.monitor.withLock { _ = $0.running.removeValue(forKey: ObjectIdentifier(task)) }
+            while let task = self.nextTask(for: worker) {
+                if let outcome = self.carryOut(task) {
+                    worker.report { task.finishOnWorker(outcome) }
                 }
+                self.monitor.withLock { _ = $0.running.removeValue(forKey: ObjectIdentifier(task)) }
             }
         }
     }
 
-    /// What a worker does next.
-    private enum Next {
-        /// Carry out this request.
-        case task(SocketTask)
-        /// Run the work its last report left (`WorkerThread.afterCompletion`): there is no request to write first.
-        case owedWork
-        /// End the thread (invalidated, or idle for `workerLinger`).
-        case end
-    }
-
-    /// The oldest waiting request; else the worker's owed work; else it waits for a request, and ends when the pool
-    /// is invalidated or after `workerLinger` without one. Owed work never waits behind an idle wait.
-    private func next(for worker: WorkerThread) -> Next {
-        self.monitor.wait { state, wake -> MonitorStep<Next> in
+    /// The oldest waiting request, or nil when the worker should end (invalidated, or idle for `workerLinger`).
+    private func nextTask(for worker: WorkerThread) -> SocketTask? {
+        self.monitor.wait { state, wake -> MonitorStep<SocketTask?> in
             if wake == .first && worker.promised {
                 // The promise is kept by looking: the request left for this worker may have been taken by a worker
                 // that woke meanwhile, and then there is nothing to wait for here.
@@ -335,7 +306,7 @@ final class SocketPool: Sendable {
                 state.idleWorkers -= 1
                 if wake == .timedOut && !state.hasWaiting {
                     state.workers -= 1
-                    return .done(.end)
+                    return .done(nil)
                 }
             }
             if state.hasWaiting {
@@ -346,15 +317,11 @@ final class SocketPool: Sendable {
                     state.waitingHead = 0
                 }
                 state.running[ObjectIdentifier(task)] = task
-                return .done(.task(task))
-            }
-            if wake == .first && worker.owesWork {
-                // Only this worker adds owed work, in its reports: it is never pending after an idle wait.
-                return .done(.owedWork)
+                return .done(task)
             }
             if state.invalidated {
                 state.workers -= 1
-                return .done(.end)
+                return .done(nil)
             }
             // The linger starts again after every wake that found nothing to do.
             state.idleWorkers += 1
@@ -364,12 +331,7 @@ final class SocketPool: Sendable {
 
     /// Carries `task` out and returns its outcome, to be reported with no lock held; nil when there is nothing to
     /// report (it was cancelled before anything was written, and reported its cancellation then).
-    /// Writes the request and reads its answer; `whileWaiting` runs once the request is written (not at all when it
-    /// never is). Nil: the task was finished (cancelled) before anything was written.
-    private func carryOut(
-        _ task: SocketTask,
-        whileWaiting: () -> Void
-    ) -> Result<TransportResponse, TransportFailure>? {
+    private func carryOut(_ task: SocketTask) -> Result<TransportResponse, TransportFailure>? {
         if task.isFinished { return nil }
         let connection: SocketConnection
         if let pooled = self.takeIdle(for: task.poolKey) {
@@ -394,8 +356,7 @@ final class SocketPool: Sendable {
             head: Self.head(of: task, keepAlive: self.reusesConnections),
             body: task.request.body,
             timeout: task.request.timeout,
-            limits: task.request.limits,
-            whileWaiting: whileWaiting
+            limits: task.request.limits
         )
         let live = task.detach()
         switch result {
