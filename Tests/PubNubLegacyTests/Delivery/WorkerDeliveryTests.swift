@@ -77,9 +77,13 @@ private struct BlockVisit: Sendable {
         let seen = visits.current
         #expect(seen.map(\.number) == Array(0..<count), "each block once, in order")
         #expect(seen.allSatisfy { $0.onDeliveryQueue }, "every block on the delivery queue")
-        // The worker made the calls: every block ran on a socket worker, all on the one that carries the chain.
-        #expect(seen.allSatisfy { $0.onSocketWorker })
-        #expect(Set(seen.map(\.thread)).count == 1)
+        // The worker made the calls: once a block ran on a socket worker, every later one ran there too, on the one
+        // that carries the chain. The first publish is called from the test: its sending state is delivered by a
+        // block on the queue, and when that block is late (a loaded machine) the answer's calls join it, and the
+        // chain reaches the worker a few publishes later.
+        let hosted = try #require(seen.firstIndex { $0.onSocketWorker }, "no block ran on a socket worker")
+        #expect(seen[hosted...].allSatisfy { $0.onSocketWorker })
+        #expect(Set(seen[hosted...].map(\.thread)).count == 1)
         // Each publish's calls in the fixed order: the delegate's did-send before its block.
         let sends = recorder.entries.filter { $0.name == "didSendMessage" && $0.source == .delegate }
         #expect(sends.count == count)
