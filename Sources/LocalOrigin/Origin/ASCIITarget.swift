@@ -12,7 +12,7 @@ struct ASCIITarget {
     /// The path split at `/`, empty segments kept, without a first empty one.
     let segments: [Range<Int>]
     /// The query's parameters (`RequestTarget.pairs(of:)`), each split at its first `=`.
-    let pairs: [(name: Range<Int>, value: Range<Int>)]
+    let pairs: [RawParameter]
     /// Whether every segment, parameter name and parameter value percent-decodes to UTF-8.
     let isValidUTF8: Bool
 
@@ -83,17 +83,21 @@ struct ASCIITarget {
     private static func pairs(
         _ bytes: UnsafeBufferPointer<UInt8>,
         _ query: Range<Int>
-    ) -> [(name: Range<Int>, value: Range<Int>)] {
+    ) -> [RawParameter] {
         let question = UInt8(ascii: "?")
-        var pairs: [(name: Range<Int>, value: Range<Int>)] = []
+        var pairs: [RawParameter] = []
         guard !query.isEmpty else { return pairs }
         pairs.reserveCapacity(4)
         func add(_ pair: Range<Int>) {
-            if let equals = bytes[pair].firstIndex(of: UInt8(ascii: "=")) {
-                pairs.append((pair.lowerBound..<equals, (equals + 1)..<pair.upperBound))
-            } else {
-                pairs.append((pair, pair.upperBound..<pair.upperBound))
-            }
+            let equals = bytes[pair].firstIndex(of: UInt8(ascii: "=")) ?? pair.upperBound
+            let name = pair.lowerBound..<equals
+            pairs.append(
+                RawParameter(
+                    name: name,
+                    value: min(equals + 1, pair.upperBound)..<pair.upperBound,
+                    nameIsPlain: RequestTarget.isPlain(bytes[name], plusIsSpace: true)
+                )
+            )
         }
         var pieceStart = query.lowerBound
         while pieceStart <= query.upperBound {
@@ -117,4 +121,12 @@ struct ASCIITarget {
         }
         return pairs
     }
+}
+
+/// One query parameter of a request-target, still percent-encoded: UTF-8 offsets of its name and value in the target.
+struct RawParameter: Sendable {
+    var name: Range<Int>
+    var value: Range<Int>
+    /// True when the name is ASCII without `%` or `+`, so it decodes to itself (false where that was not checked).
+    var nameIsPlain: Bool
 }

@@ -16,7 +16,7 @@ struct RequestTarget: Sendable {
     private let pathRange: Range<Int>
     private let queryRange: Range<Int>
     /// The query's parameters in order (`pairs(of:)`, each split at its first `=`), still percent-encoded.
-    private let pairs: [(name: Range<Int>, value: Range<Int>)]
+    private let pairs: [RawParameter]
     /// The path split at `/`, without the leading empty segment; each still percent-encoded.
     let segments: [Substring]
     /// False when a path segment, a parameter name or a parameter value percent-decodes to bytes that are not
@@ -96,7 +96,7 @@ struct RequestTarget: Sendable {
         self.pathRange = offsets(rawPath)
         self.queryRange = offsets(rawQuery)
         self.segments = segments
-        self.pairs = pairs.map { (offsets($0.name), offsets($0.value)) }
+        self.pairs = pairs.map { RawParameter(name: offsets($0.name), value: offsets($0.value), nameIsPlain: false) }
         self.isValidUTF8 =
             pairs.allSatisfy {
                 RequestTarget.strictlyDecoded($0.name, plusIsSpace: true) != nil
@@ -173,27 +173,35 @@ struct RequestTarget: Sendable {
     }
 
     /// The decoded value of the first parameter whose decoded name is `name`, or `nil` when absent. Only that
-    /// value is decoded; names are compared as bytes where decoding cannot change them.
+    /// value is decoded; plain names (`RawParameter.nameIsPlain`) are compared as bytes.
     func parameter(_ name: String) -> String? {
-        guard let pair = self.pairs.first(where: { self.names($0.name, name) }) else { return nil }
-        return RequestTarget.decode(self.slice(pair.value), plusIsSpace: true)
-    }
-
-    /// Whether the raw parameter name at `range` decodes to `name` (as `String`s compare).
-    private func names(_ range: Range<Int>, _ name: String) -> Bool {
-        var wanted = name
-        let verdict: Bool?? = self.text.utf8.withContiguousStorageIfAvailable { bytes in
-            wanted.withUTF8 { wanted -> Bool? in
-                // ASCII without `%` or `+` decodes to itself, and an ASCII string equals only its own bytes.
-                let raw = UnsafeBufferPointer(rebasing: bytes[range])
-                guard RequestTarget.isPlain(raw, plusIsSpace: true), wanted.allSatisfy({ $0 < 0x80 }) else {
-                    return nil
+        let found: String?? = self.text.utf8.withContiguousStorageIfAvailable { bytes in
+            var wanted = name
+            return wanted.withUTF8 { wanted -> String? in
+                // An ASCII name equals a plain raw name only byte for byte (`==` on `String`s is Unicode canonical
+                // equivalence, under which U+212A KELVIN SIGN equals `K`: a name that is not plain is decoded first).
+                let isASCII = wanted.allSatisfy { $0 < 0x80 }
+                for pair in self.pairs {
+                    let matches =
+                        isASCII && pair.nameIsPlain
+                        ? UnsafeBufferPointer(rebasing: bytes[pair.name]).elementsEqual(wanted)
+                        : RequestTarget.decode(self.slice(pair.name), plusIsSpace: true) == name
+                    if matches {
+                        return RequestTarget.decodedText(UnsafeBufferPointer(rebasing: bytes[pair.value]))
+                    }
                 }
-                return raw.count == wanted.count && raw.elementsEqual(wanted)
+                return nil
             }
         }
-        if case .some(.some(let equal)) = verdict { return equal }
-        return RequestTarget.decode(self.slice(range), plusIsSpace: true) == name
+        if let found { return found }
+        let pair = self.pairs.first { RequestTarget.decode(self.slice($0.name), plusIsSpace: true) == name }
+        return pair.map { RequestTarget.decode(self.slice($0.value), plusIsSpace: true) }
+    }
+
+    /// `decode(_:plusIsSpace: true)` of the text whose UTF-8 is `bytes`.
+    private static func decodedText(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if RequestTarget.isPlain(bytes, plusIsSpace: true) { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: RequestTarget.decodedBytes(bytes, plusIsSpace: true), as: UTF8.self)
     }
 
     /// The decoded path segment at `index`, or `nil` past the end.
