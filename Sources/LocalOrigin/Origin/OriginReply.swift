@@ -121,10 +121,16 @@ struct OriginReply: Sendable {
 
     /// A publish status array `[0|1, "text", "tt"]` (timetoken as a string, docs/PROTOCOL.md §1.7).
     static func publishStatus(_ status: Int, _ text: String, _ timetoken: UInt64) -> OriginReply {
-        OriginReply(
-            status: status,
-            body: .array([.int(status == 200 ? 1 : 0), .string(text), .string(String(timetoken))])
-        )
+        // Written as bytes (every publish is answered so): the array `.array([.int(…), .string(text),
+        // .string(String(timetoken))])` would serialize to (OriginReplyTests compare the two).
+        var body: [UInt8] = []
+        body.reserveCapacity(32 + text.utf8.count)
+        body.append(contentsOf: (status == 200 ? "[1," : "[0,").utf8)
+        JSONValue.writeString(text, into: &body)
+        body.append(contentsOf: #",""#.utf8)
+        HTTPResponse.appendDecimal(timetoken, to: &body)
+        body.append(contentsOf: #""]"#.utf8)
+        return OriginReply(status: status, body: .written(body))
     }
 
     /// A Presence-service answer: `{"status":200,"message":"OK",…extra…,"service":"Presence"}`.

@@ -16,8 +16,12 @@ extension OriginStore {
         var key: [UInt8] = []
         JSONValue.writeString(subscribeKey, into: &key)
         var out: [UInt8] = []
-        out.reserveCapacity(items.reduce(2) { $0 + 160 + $1.message.payload.utf8.count })
-        out.append(UInt8(ascii: "["))
+        out.reserveCapacity(items.reduce(64) { $0 + 160 + $1.message.payload.utf8.count })
+        out.append(contentsOf: #"{"t":{"t":""#.utf8)
+        HTTPResponse.appendDecimal(cursor, to: &out)
+        out.append(contentsOf: #"","r":"#.utf8)
+        HTTPResponse.appendDecimal(OriginStore.region, to: &out)
+        out.append(contentsOf: #"},"m":["#.utf8)
         for (index, item) in items.enumerated() {
             let message = item.message
             out.append(contentsOf: (index == 0 ? #"{"a":"1","f":0"# : #",{"a":"1","f":0"#).utf8)
@@ -38,7 +42,7 @@ extension OriginStore {
                 out.append(contentsOf: originator.serializedBytes)
             }
             out.append(contentsOf: #","p":{"t":""#.utf8)
-            HTTPResponse.appendDecimal(UInt(message.timetoken), to: &out)
+            HTTPResponse.appendDecimal(message.timetoken, to: &out)
             out.append(contentsOf: #"","r":"#.utf8)
             HTTPResponse.appendDecimal(OriginStore.region, to: &out)
             out.append(contentsOf: #"},"k":"#.utf8)
@@ -57,10 +61,7 @@ extension OriginStore {
             }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(UInt8(ascii: "]"))
-        return .object([
-            "t": .object(["t": .string(String(cursor)), "r": .int(OriginStore.region)]),
-            "m": .raw(String(decoding: out, as: UTF8.self)),
-        ])
+        out.append(contentsOf: "]}".utf8)
+        return .written(out)
     }
 }
