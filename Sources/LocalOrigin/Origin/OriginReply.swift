@@ -37,6 +37,31 @@ struct OriginReply: Sendable {
     /// LocalOrigin's own (the service now names the page's origin, or nothing when the request has no `Origin`), so
     /// that a browser app works against it.
     static func headers(for service: OriginService, edgeError: Bool, jsonp: Bool) -> [(name: String, value: String)] {
+        guard let kind = OriginReply.kinds.firstIndex(of: service) else {
+            return OriginReply.buildHeaders(for: service, edgeError: edgeError, jsonp: jsonp)
+        }
+        return OriginReply.madeHeaders[kind * 4 + (edgeError ? 2 : 0) + (jsonp ? 1 : 0)]
+    }
+
+    /// The services whose header lists are made once (every answer of theirs shares one): all but a publish with a
+    /// method other than GET or POST (answered 405 anyway).
+    private static let kinds: [OriginService] = [
+        .publish(method: "GET"), .subscribe, .time, .presence, .storage, .push, .channelRegistry, .edge,
+        .publish(method: "POST"),
+    ]
+
+    /// `buildHeaders` for each of `kinds`, with and without `edgeError` and `jsonp` (index `kind * 4 + edge * 2 +
+    /// jsonp`).
+    private static let madeHeaders: [[(name: String, value: String)]] = (0..<(4 * OriginReply.kinds.count)).map {
+        OriginReply.buildHeaders(for: OriginReply.kinds[$0 / 4], edgeError: $0 & 2 != 0, jsonp: $0 & 1 != 0)
+    }
+
+    /// The headers of `headers(for:edgeError:jsonp:)`, made anew.
+    static func buildHeaders(
+        for service: OriginService,
+        edgeError: Bool,
+        jsonp: Bool
+    ) -> [(name: String, value: String)] {
         let type: String
         if edgeError {
             type = "text/javascript; charset=UTF-8"

@@ -93,4 +93,17 @@ import Testing
         }
         #expect(OriginReply.publishStatus(200, "Sent", UInt64.max).body.serialized == "[1,\"Sent\",\"\(UInt64.max)\"]")
     }
+
+    @Test(arguments: [
+        OriginService.time, .subscribe, .presence, .storage, .push, .channelRegistry, .edge, .publish(method: "GET"),
+        .publish(method: "POST"), .publish(method: "PUT"),
+    ])
+    func headerListsMadeOnceAreTheListsMadeAnew(_ service: OriginService) {
+        for (edgeError, jsonp) in [(false, false), (false, true), (true, false), (true, true)] {
+            let shared = OriginReply.headers(for: service, edgeError: edgeError, jsonp: jsonp)
+            let made = OriginReply.buildHeaders(for: service, edgeError: edgeError, jsonp: jsonp)
+            #expect(shared.map(\.name) == made.map(\.name))
+            #expect(shared.map(\.value) == made.map(\.value))
+        }
+    }
 }
