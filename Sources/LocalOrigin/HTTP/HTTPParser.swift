@@ -343,20 +343,28 @@ struct HTTPParser {
         case 0: version = "HTTP/1.0"
         default: version = Self.string(bytes, self.targetEnd + 1, self.targetEnd + 9)
         }
-        var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(self.fields.count)
-        for field in self.fields {
-            headers.append(
+        // The header lines stay bytes until someone reads them (`HTTPRequest.headers`).
+        let blockStart = self.headersStart
+        let blockEnd = self.fields.last?.valueEnd ?? blockStart
+        let headers = ReceivedHeaders(
+            bytes: Array(bytes[blockStart..<blockEnd]),
+            fields: self.fields.map {
                 (
-                    name: Self.string(bytes, field.nameStart, field.nameEnd),
-                    value: Self.string(bytes, field.valueStart, field.valueEnd)
+                    ($0.nameStart - blockStart)..<($0.nameEnd - blockStart),
+                    ($0.valueStart - blockStart)..<($0.valueEnd - blockStart)
                 )
-            )
-        }
+            }
+        )
         let body = self.bodyLength > 0 ? Array(bytes[self.bodyStart..<end]) : []
         let keepAlive =
             self.minorVersion == 0 ? self.connectionKeepAlive && !self.connectionClose : !self.connectionClose
-        let request = HTTPRequest(method: method, target: target, version: version, headers: headers, body: body)
+        let request = HTTPRequest(
+            method: method,
+            target: target,
+            version: version,
+            receivedHeaders: headers,
+            body: body
+        )
         self.reset()
         return .request(request, keepAlive: keepAlive, consumed: end)
     }
