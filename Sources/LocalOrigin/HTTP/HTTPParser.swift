@@ -136,11 +136,16 @@ struct HTTPParser {
                     return self.fail(431, "Request Header Fields Too Large")
                 }
                 if let failure = self.headerByte(byte, at: index, in: bytes) { return .failure(failure) }
-                if self.phase == .fieldValue {
-                    // Tight inner loop over the value's plain bytes.
+                if self.phase == .fieldValue || self.phase == .fieldName {
+                    // Tight inner loops over the plain bytes of a value or a name (the per-byte step would only count
+                    // them against the limit, which the next step checks where the loop stops).
                     let limit = min(count, self.headersStart + self.maxHeaderBytes)
                     var end = index + 1
-                    while end < limit, HTTPBytes.isFieldValueByte(bytes[end]) { end += 1 }
+                    if self.phase == .fieldValue {
+                        while end < limit, HTTPBytes.isFieldValueByte(bytes[end]) { end += 1 }
+                    } else {
+                        while end < limit, HTTPBytes.isTokenByte(bytes[end]) { end += 1 }
+                    }
                     index = end
                     continue
                 }

@@ -184,7 +184,8 @@ struct RequestTarget: Sendable {
                 for pair in self.pairs {
                     let matches =
                         isASCII && pair.nameIsPlain
-                        ? UnsafeBufferPointer(rebasing: bytes[pair.name]).elementsEqual(wanted)
+                        ? pair.name.count == wanted.count
+                            && UnsafeBufferPointer(rebasing: bytes[pair.name]).elementsEqual(wanted)
                         : RequestTarget.decode(self.slice(pair.name), plusIsSpace: true) == name
                     if matches {
                         return RequestTarget.decodedText(UnsafeBufferPointer(rebasing: bytes[pair.value]))
