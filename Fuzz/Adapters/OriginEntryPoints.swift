@@ -73,6 +73,33 @@ enum OriginEntryPoints {
         String(decoding: bytes.filter(HTTPBytes.isTargetByte), as: UTF8.self)
     }
 
+    /// How `RequestTarget` splits and decodes `target` differently from the other ways of doing it — split by
+    /// `Character` (`init(general:)`), and every parameter decoded at once by the eager decoder
+    /// (`RequestTarget.parameters(of:plusIsSpace:)`, which signatures use); nil when all agree.
+    static func requestTargetDisagreement(_ target: String) -> String? {
+        let split = RequestTarget(target)
+        let general = RequestTarget(general: target)
+        let eager = RequestTarget.parameters(of: split.rawQuery, plusIsSpace: true)
+        if split.rawPath != general.rawPath || split.rawQuery != general.rawQuery || split.segments != general.segments
+        {
+            return "split differently than by Character"
+        }
+        for decoded in [split.parameters, general.parameters] {
+            if decoded.map(\.name) != eager.pairs.map(\.name) || decoded.map(\.value) != eager.pairs.map(\.value) {
+                return "parameters \(decoded) instead of \(eager.pairs)"
+            }
+        }
+        let valid = eager.isValidUTF8 && split.segments.allSatisfy(RequestTarget.decodesToUTF8)
+        if split.isValidUTF8 != valid || general.isValidUTF8 != valid { return "UTF-8 verdict is not \(valid)" }
+        for name in eager.pairs.map(\.name) + ["callback", "uuid", "K", "a b"] {
+            let expected = eager.pairs.first { $0.name == name }?.value
+            if split.parameter(name) != expected || general.parameter(name) != expected {
+                return "parameter \(name) is not \(expected ?? "absent")"
+            }
+        }
+        return nil
+    }
+
     /// One request as the router sees it.
     struct RoutedRequest {
         var method: String

@@ -13,10 +13,25 @@ public struct HTTPRequest: Sendable {
     public var target: String
     /// The protocol version as sent, e.g. `HTTP/1.1`.
     public var version: String
-    /// Header fields in arrival order; names keep their case.
-    public var headers: [(name: String, value: String)]
+    /// Header fields in arrival order; names keep their case. A parsed request makes them from the received bytes
+    /// when they are first read (the PubNub origin reads none).
+    public var headers: [(name: String, value: String)] {
+        get {
+            switch self.headerFields {
+            case .made(let headers): return headers
+            case .received(let received): return received.decoded
+            }
+        }
+        set { self.headerFields = .made(newValue) }
+    }
     /// The body (`Content-Length` bytes); empty when there is none.
     public var body: [UInt8]
+    private var headerFields: HeaderFields
+
+    private enum HeaderFields: Sendable {
+        case made([(name: String, value: String)])
+        case received(ReceivedHeaders)
+    }
 
     /// Creates a request; used by the parser and by tests that call a handler directly.
     public init(
@@ -29,7 +44,16 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.target = target
         self.version = version
-        self.headers = headers
+        self.headerFields = .made(headers)
+        self.body = body
+    }
+
+    /// A parsed request, its header fields still bytes.
+    init(method: String, target: String, version: String, receivedHeaders: ReceivedHeaders, body: [UInt8]) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headerFields = .received(receivedHeaders)
         self.body = body
     }
 
@@ -37,6 +61,22 @@ public struct HTTPRequest: Sendable {
     public func header(_ name: String) -> String? {
         let wanted = name.lowercased()
         return self.headers.first { $0.name.lowercased() == wanted }?.value
+    }
+}
+
+/// A request's header lines as received: the bytes of its header block and where each name and value is in them.
+struct ReceivedHeaders: Sendable {
+    let bytes: [UInt8]
+    let fields: [(name: Range<Int>, value: Range<Int>)]
+
+    /// The fields as text (bytes that are not UTF-8 become U+FFFD).
+    var decoded: [(name: String, value: String)] {
+        self.fields.map {
+            (
+                String(decoding: self.bytes[$0.name], as: UTF8.self),
+                String(decoding: self.bytes[$0.value], as: UTF8.self)
+            )
+        }
     }
 }
 

@@ -136,11 +136,16 @@ struct HTTPParser {
                     return self.fail(431, "Request Header Fields Too Large")
                 }
                 if let failure = self.headerByte(byte, at: index, in: bytes) { return .failure(failure) }
-                if self.phase == .fieldValue {
-                    // Tight inner loop over the value's plain bytes.
+                if self.phase == .fieldValue || self.phase == .fieldName {
+                    // Tight inner loops over the plain bytes of a value or a name (the per-byte step would only count
+                    // them against the limit, which the next step checks where the loop stops).
                     let limit = min(count, self.headersStart + self.maxHeaderBytes)
                     var end = index + 1
-                    while end < limit, HTTPBytes.isFieldValueByte(bytes[end]) { end += 1 }
+                    if self.phase == .fieldValue {
+                        while end < limit, HTTPBytes.isFieldValueByte(bytes[end]) { end += 1 }
+                    } else {
+                        while end < limit, HTTPBytes.isTokenByte(bytes[end]) { end += 1 }
+                    }
                     index = end
                     continue
                 }
@@ -343,20 +348,28 @@ struct HTTPParser {
         case 0: version = "HTTP/1.0"
         default: version = Self.string(bytes, self.targetEnd + 1, self.targetEnd + 9)
         }
-        var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(self.fields.count)
-        for field in self.fields {
-            headers.append(
+        // The header lines stay bytes until someone reads them (`HTTPRequest.headers`).
+        let blockStart = self.headersStart
+        let blockEnd = self.fields.last?.valueEnd ?? blockStart
+        let headers = ReceivedHeaders(
+            bytes: Array(bytes[blockStart..<blockEnd]),
+            fields: self.fields.map {
                 (
-                    name: Self.string(bytes, field.nameStart, field.nameEnd),
-                    value: Self.string(bytes, field.valueStart, field.valueEnd)
+                    ($0.nameStart - blockStart)..<($0.nameEnd - blockStart),
+                    ($0.valueStart - blockStart)..<($0.valueEnd - blockStart)
                 )
-            )
-        }
+            }
+        )
         let body = self.bodyLength > 0 ? Array(bytes[self.bodyStart..<end]) : []
         let keepAlive =
             self.minorVersion == 0 ? self.connectionKeepAlive && !self.connectionClose : !self.connectionClose
-        let request = HTTPRequest(method: method, target: target, version: version, headers: headers, body: body)
+        let request = HTTPRequest(
+            method: method,
+            target: target,
+            version: version,
+            receivedHeaders: headers,
+            body: body
+        )
         self.reset()
         return .request(request, keepAlive: keepAlive, consumed: end)
     }

@@ -16,12 +16,12 @@ extension HTTPResponse {
         output.append(contentsOf: Self.statusLinePrefix)
         Self.appendDecimal(self.status, to: &output)
         output.append(HTTPBytes.space)
-        output.append(contentsOf: self.reason.utf8)
+        Self.appendUTF8(self.reason, to: &output)
         output.append(contentsOf: Self.lineEnd)
         for header in self.headers {
-            output.append(contentsOf: header.name.utf8)
+            Self.appendUTF8(header.name, to: &output)
             output.append(contentsOf: Self.separator)
-            output.append(contentsOf: header.value.utf8)
+            Self.appendUTF8(header.value, to: &output)
             output.append(contentsOf: Self.lineEnd)
         }
         output.append(contentsOf: Self.contentLengthPrefix)
@@ -36,9 +36,31 @@ extension HTTPResponse {
         self.appendDecimal(value.magnitude, to: &output)
     }
 
-    /// Appends `value` in decimal without allocating a `String` (timetokens in subscribe answers, too).
+    /// Appends `value` in decimal without allocating a `String`.
     static func appendDecimal(_ value: UInt, to output: inout [UInt8]) {
-        if value >= 10 { self.appendDecimal(value / 10, to: &output) }
-        output.append(UInt8(ascii: "0") + UInt8(value % 10))
+        self.appendDecimal(UInt64(value), to: &output)
+    }
+
+    /// Appends `value` in decimal without allocating a `String` (timetokens in answers, too: `UInt64` wherever `UInt`
+    /// is 32 bits).
+    static func appendDecimal(_ value: UInt64, to output: inout [UInt8]) {
+        // Written backwards into 20 bytes on the stack (`UInt.max` has 20 digits), then appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            var rest = value
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
+    /// Appends the UTF-8 of `text`, read in place where the string is contiguous (every native one).
+    static func appendUTF8(_ text: String, to output: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil {
+            output.append(contentsOf: text.utf8)
+        }
     }
 }

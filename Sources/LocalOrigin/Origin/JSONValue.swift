@@ -1,6 +1,7 @@
 // A JSON tree that the origin both parses (messages, `meta`, presence state) and writes (every answer).
 // Numbers keep their source text so 17-digit timetokens and client numbers pass through unchanged, never through
-// `Double`; `raw` embeds JSON text that was validated earlier (stored message payloads) without re-serializing it.
+// `Double`; `raw` embeds JSON text that was validated earlier (stored message payloads) without re-serializing it, and
+// `written` the bytes of an answer written directly (subscribe envelopes, publish statuses).
 
 /// A JSON value with object members in insertion order (answers are written in a fixed key order).
 indirect enum JSONValue: Equatable, Sendable {
@@ -13,6 +14,8 @@ indirect enum JSONValue: Equatable, Sendable {
     case object([JSONMember])
     /// JSON text known to be valid, written as is.
     case raw(String)
+    /// JSON text known to be valid, as UTF-8 bytes written as is (answers the origin writes straight into bytes).
+    case written([UInt8])
 
     /// A number from an integer.
     static func int(_ value: Int) -> JSONValue { .number(String(value)) }
@@ -49,6 +52,7 @@ struct JSONMember: Equatable, Sendable {
 extension JSONValue {
     /// The compact JSON text of this value as UTF-8 bytes.
     var serializedBytes: [UInt8] {
+        if case .written(let bytes) = self { return bytes }
         var out: [UInt8] = []
         out.reserveCapacity(64)
         self.write(into: &out)
@@ -66,6 +70,8 @@ extension JSONValue {
             out.append(contentsOf: (value ? "true" : "false").utf8)
         case .number(let text), .raw(let text):
             out.append(contentsOf: text.utf8)
+        case .written(let bytes):
+            out.append(contentsOf: bytes)
         case .string(let text):
             JSONValue.writeString(text, into: &out)
         case .array(let elements):

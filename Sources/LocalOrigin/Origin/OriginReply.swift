@@ -37,6 +37,31 @@ struct OriginReply: Sendable {
     /// LocalOrigin's own (the service now names the page's origin, or nothing when the request has no `Origin`), so
     /// that a browser app works against it.
     static func headers(for service: OriginService, edgeError: Bool, jsonp: Bool) -> [(name: String, value: String)] {
+        guard let kind = OriginReply.kinds.firstIndex(of: service) else {
+            return OriginReply.buildHeaders(for: service, edgeError: edgeError, jsonp: jsonp)
+        }
+        return OriginReply.madeHeaders[kind * 4 + (edgeError ? 2 : 0) + (jsonp ? 1 : 0)]
+    }
+
+    /// The services whose header lists are made once (every answer of theirs shares one): all but a publish with a
+    /// method other than GET or POST (answered 405 anyway).
+    private static let kinds: [OriginService] = [
+        .publish(method: "GET"), .subscribe, .time, .presence, .storage, .push, .channelRegistry, .edge,
+        .publish(method: "POST"),
+    ]
+
+    /// `buildHeaders` for each of `kinds`, with and without `edgeError` and `jsonp` (index `kind * 4 + edge * 2 +
+    /// jsonp`).
+    private static let madeHeaders: [[(name: String, value: String)]] = (0..<(4 * OriginReply.kinds.count)).map {
+        OriginReply.buildHeaders(for: OriginReply.kinds[$0 / 4], edgeError: $0 & 2 != 0, jsonp: $0 & 1 != 0)
+    }
+
+    /// The headers of `headers(for:edgeError:jsonp:)`, made anew.
+    static func buildHeaders(
+        for service: OriginService,
+        edgeError: Bool,
+        jsonp: Bool
+    ) -> [(name: String, value: String)] {
         let type: String
         if edgeError {
             type = "text/javascript; charset=UTF-8"
@@ -121,10 +146,16 @@ struct OriginReply: Sendable {
 
     /// A publish status array `[0|1, "text", "tt"]` (timetoken as a string, docs/PROTOCOL.md §1.7).
     static func publishStatus(_ status: Int, _ text: String, _ timetoken: UInt64) -> OriginReply {
-        OriginReply(
-            status: status,
-            body: .array([.int(status == 200 ? 1 : 0), .string(text), .string(String(timetoken))])
-        )
+        // Written as bytes (every publish is answered so): the array `.array([.int(…), .string(text),
+        // .string(String(timetoken))])` would serialize to (OriginReplyTests compare the two).
+        var body: [UInt8] = []
+        body.reserveCapacity(32 + text.utf8.count)
+        body.append(contentsOf: (status == 200 ? "[1," : "[0,").utf8)
+        JSONValue.writeString(text, into: &body)
+        body.append(contentsOf: #",""#.utf8)
+        HTTPResponse.appendDecimal(timetoken, to: &body)
+        body.append(contentsOf: #""]"#.utf8)
+        return OriginReply(status: status, body: .written(body))
     }
 
     /// A Presence-service answer: `{"status":200,"message":"OK",…extra…,"service":"Presence"}`.

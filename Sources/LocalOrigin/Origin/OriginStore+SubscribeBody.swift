@@ -16,51 +16,52 @@ extension OriginStore {
         var key: [UInt8] = []
         JSONValue.writeString(subscribeKey, into: &key)
         var out: [UInt8] = []
-        out.reserveCapacity(items.reduce(2) { $0 + 160 + $1.message.payload.utf8.count })
-        out.append(UInt8(ascii: "["))
+        out.reserveCapacity(items.reduce(64) { $0 + 160 + $1.message.payload.utf8.count })
+        HTTPResponse.appendUTF8(#"{"t":{"t":""#, to: &out)
+        HTTPResponse.appendDecimal(cursor, to: &out)
+        HTTPResponse.appendUTF8(#"","r":"#, to: &out)
+        HTTPResponse.appendDecimal(OriginStore.region, to: &out)
+        HTTPResponse.appendUTF8(#"},"m":["#, to: &out)
         for (index, item) in items.enumerated() {
             let message = item.message
-            out.append(contentsOf: (index == 0 ? #"{"a":"1","f":0"# : #",{"a":"1","f":0"#).utf8)
+            HTTPResponse.appendUTF8(index == 0 ? #"{"a":"1","f":0"# : #",{"a":"1","f":0"#, to: &out)
             if let publisher = message.publisher {
-                out.append(contentsOf: #","i":"#.utf8)
+                HTTPResponse.appendUTF8(#","i":"#, to: &out)
                 JSONValue.writeString(publisher, into: &out)
             }
             if let type = message.extras.customType {
-                out.append(contentsOf: #","cmt":"#.utf8)
+                HTTPResponse.appendUTF8(#","cmt":"#, to: &out)
                 JSONValue.writeString(type, into: &out)
             }
             if let sequence = message.extras.sequence {
-                out.append(contentsOf: #","s":"#.utf8)
-                out.append(contentsOf: String(sequence).utf8)
+                HTTPResponse.appendUTF8(#","s":"#, to: &out)
+                HTTPResponse.appendDecimal(sequence, to: &out)
             }
             if let originator = message.extras.originator {
-                out.append(contentsOf: #","o":"#.utf8)
+                HTTPResponse.appendUTF8(#","o":"#, to: &out)
                 out.append(contentsOf: originator.serializedBytes)
             }
-            out.append(contentsOf: #","p":{"t":""#.utf8)
-            HTTPResponse.appendDecimal(UInt(message.timetoken), to: &out)
-            out.append(contentsOf: #"","r":"#.utf8)
+            HTTPResponse.appendUTF8(#","p":{"t":""#, to: &out)
+            HTTPResponse.appendDecimal(message.timetoken, to: &out)
+            HTTPResponse.appendUTF8(#"","r":"#, to: &out)
             HTTPResponse.appendDecimal(OriginStore.region, to: &out)
-            out.append(contentsOf: #"},"k":"#.utf8)
+            HTTPResponse.appendUTF8(#"},"k":"#, to: &out)
             out.append(contentsOf: key)
-            out.append(contentsOf: #","c":"#.utf8)
+            HTTPResponse.appendUTF8(#","c":"#, to: &out)
             JSONValue.writeString(message.channel, into: &out)
-            out.append(contentsOf: #","d":"#.utf8)
-            out.append(contentsOf: message.payload.utf8)
+            HTTPResponse.appendUTF8(#","d":"#, to: &out)
+            HTTPResponse.appendUTF8(message.payload, to: &out)
             if namesSeveral || !item.direct {
-                out.append(contentsOf: #","b":"#.utf8)
+                HTTPResponse.appendUTF8(#","b":"#, to: &out)
                 JSONValue.writeString(item.match, into: &out)
             }
             if let meta = message.meta {
-                out.append(contentsOf: #","u":"#.utf8)
-                out.append(contentsOf: meta.utf8)
+                HTTPResponse.appendUTF8(#","u":"#, to: &out)
+                HTTPResponse.appendUTF8(meta, to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(UInt8(ascii: "]"))
-        return .object([
-            "t": .object(["t": .string(String(cursor)), "r": .int(OriginStore.region)]),
-            "m": .raw(String(decoding: out, as: UTF8.self)),
-        ])
+        HTTPResponse.appendUTF8("]}", to: &out)
+        return .written(out)
     }
 }

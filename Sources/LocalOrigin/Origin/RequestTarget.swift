@@ -7,20 +7,38 @@
 // before any element is read lossily (two different invalid byte sequences would otherwise both become U+FFFD and
 // name the same channel).
 
-/// A request-target split into raw path segments and decoded query parameters.
+/// A request-target split into raw path segments and raw query parameters; names and values are percent-decoded
+/// only when asked for (a route reads a few of the parameters a client sends, and every request comes through here).
 struct RequestTarget: Sendable {
-    /// The path before `?`, still percent-encoded.
-    let rawPath: Substring
-    /// The query after the first `?`, still percent-encoded (empty when there is none).
-    let rawQuery: Substring
+    /// The target as received (reduced to its path when it came in absolute form); every range below counts UTF-8
+    /// bytes in it.
+    private let text: String
+    private let pathRange: Range<Int>
+    private let queryRange: Range<Int>
+    /// The query's parameters in order (`pairs(of:)`, each split at its first `=`), still percent-encoded.
+    private let pairs: [RawParameter]
     /// The path split at `/`, without the leading empty segment; each still percent-encoded.
     let segments: [Substring]
-    /// Query parameters in order, names and values percent-decoded, `+` read as a space.
-    let parameters: [(name: String, value: String)]
     /// False when a path segment, a parameter name or a parameter value percent-decodes to bytes that are not
     /// UTF-8 (whether they came escaped as `%FF` or raw; the HTTP layer hands raw invalid bytes over as `%XX`).
     /// Decoded text is lossy then, and must not be used.
     let isValidUTF8: Bool
+
+    /// The path before `?`, still percent-encoded.
+    var rawPath: Substring { self.slice(self.pathRange) }
+    /// The query after the first `?`, still percent-encoded (empty when there is none).
+    var rawQuery: Substring { self.slice(self.queryRange) }
+
+    /// Query parameters in order, names and values percent-decoded, `+` read as a space (lossily where
+    /// `isValidUTF8` is false).
+    var parameters: [(name: String, value: String)] {
+        self.pairs.map { pair in
+            (
+                RequestTarget.decode(self.slice(pair.name), plusIsSpace: true),
+                RequestTarget.decode(self.slice(pair.value), plusIsSpace: true)
+            )
+        }
+    }
 
     /// Splits `target`. An absolute-form target (`http://host/path`) is reduced to its path.
     init(_ target: String) {
@@ -28,7 +46,10 @@ struct RequestTarget: Sendable {
         // everything else percent-escaped — is split as bytes (`ASCIITarget`), where `Character`s and Foundation's
         // `range(of:)` cost the origin three quarters of its work per publish; anything else the general way, and
         // RequestTargetTests check both ways agree.
-        if let ascii = ASCIITarget(target) {
+        let ascii =
+            target.utf8.withContiguousStorageIfAvailable(ASCIITarget.init)
+            ?? Array(target.utf8).withUnsafeBufferPointer(ASCIITarget.init)
+        if let ascii {
             self.init(target, ascii)
         } else {
             self.init(general: target)
@@ -37,60 +58,75 @@ struct RequestTarget: Sendable {
 
     /// Whether `init(_:)` splits `target` as bytes (tests compare the two ways).
     static func isSplitAsBytes(_ target: String) -> Bool {
-        ASCIITarget(target) != nil
+        Array(target.utf8).withUnsafeBufferPointer(ASCIITarget.init) != nil
     }
 
-    /// `target` split the general way, by `Character`: absolute-form targets and raw non-ASCII text.
+    /// `target` split the general way, by `Character`: absolute-form targets and raw non-ASCII text. Checks every
+    /// element's decoded bytes for UTF-8 one by one.
     init(general target: String) {
         var text = Substring(target)
         if let schemeEnd = text.range(of: "://"), text[..<schemeEnd.lowerBound].allSatisfy({ $0.isLetter }) {
             let afterScheme = text[schemeEnd.upperBound...]
             text = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }).map { afterScheme[$0...] } ?? "/"
         }
+        let rawPath: Substring
+        let rawQuery: Substring
         if let mark = text.firstIndex(of: "?") {
-            self.rawPath = text[..<mark]
-            self.rawQuery = text[text.index(after: mark)...]
+            rawPath = text[..<mark]
+            rawQuery = text[text.index(after: mark)...]
         } else {
-            self.rawPath = text
-            self.rawQuery = ""
+            rawPath = text
+            rawQuery = text[text.endIndex...]
         }
-        var segments = self.rawPath.split(separator: "/", omittingEmptySubsequences: false)
+        var segments = rawPath.split(separator: "/", omittingEmptySubsequences: false)
         if segments.first?.isEmpty == true { segments.removeFirst() }
+        let pairs = RequestTarget.pairs(of: rawQuery).map { pair in
+            let equals = pair.firstIndex(of: "=")
+            return (
+                name: equals.map { pair[..<$0] } ?? pair,
+                value: pair[(equals.map(pair.index(after:)) ?? pair.endIndex)...]
+            )
+        }
+        // Every part is a slice of `text` (which may be a literal `/`): the offsets count from its start.
+        func offsets(_ part: Substring) -> Range<Int> {
+            let start = text.utf8.distance(from: text.startIndex, to: part.startIndex)
+            return start..<(start + part.utf8.count)
+        }
+        self.text = String(text)
+        self.pathRange = offsets(rawPath)
+        self.queryRange = offsets(rawQuery)
         self.segments = segments
-        let (parameters, valid) = RequestTarget.parameters(of: self.rawQuery, plusIsSpace: true)
-        self.parameters = parameters
-        self.isValidUTF8 = valid && segments.allSatisfy(RequestTarget.decodesToUTF8)
+        self.pairs = pairs.map { RawParameter(name: offsets($0.name), value: offsets($0.value), nameIsPlain: false) }
+        self.isValidUTF8 =
+            pairs.allSatisfy {
+                RequestTarget.strictlyDecoded($0.name, plusIsSpace: true) != nil
+                    && RequestTarget.strictlyDecoded($0.value, plusIsSpace: true) != nil
+            } && segments.allSatisfy(RequestTarget.decodesToUTF8)
     }
 
     /// `target` split at the byte offsets `ascii` found.
     private init(_ target: String, _ ascii: ASCIITarget) {
-        let utf8 = target.utf8
-        func slice(_ range: Range<Int>) -> Substring {
-            target[
-                utf8.index(
-                    utf8.startIndex,
-                    offsetBy: range.lowerBound
-                )..<utf8.index(utf8.startIndex, offsetBy: range.upperBound)
-            ]
-        }
-        self.rawPath = slice(ascii.path)
-        self.rawQuery = slice(ascii.query)
-        self.segments = ascii.segments.map(slice)
-        var valid = true
-        self.parameters = ascii.pairs.map { pair in
-            let name = ascii.bytes[pair.name]
-            let value = ascii.bytes[pair.value]
-            let decodedName = RequestTarget.strictlyDecoded(name, plusIsSpace: true)
-            let decodedValue = RequestTarget.strictlyDecoded(value, plusIsSpace: true)
-            if decodedName == nil || decodedValue == nil { valid = false }
-            return (
-                decodedName ?? String(decoding: RequestTarget.decodedBytes(name, plusIsSpace: true), as: UTF8.self),
-                decodedValue ?? String(decoding: RequestTarget.decodedBytes(value, plusIsSpace: true), as: UTF8.self)
-            )
-        }
-        self.isValidUTF8 =
-            valid
-            && ascii.segments.allSatisfy { RequestTarget.strictlyDecoded(ascii.bytes[$0], plusIsSpace: false) != nil }
+        self.text = target
+        self.pathRange = ascii.path
+        self.queryRange = ascii.query
+        self.pairs = ascii.pairs
+        self.isValidUTF8 = ascii.isValidUTF8
+        var segments: [Substring] = []
+        segments.reserveCapacity(ascii.segments.count)
+        for range in ascii.segments { segments.append(RequestTarget.slice(target, range)) }
+        self.segments = segments
+    }
+
+    private func slice(_ range: Range<Int>) -> Substring {
+        RequestTarget.slice(self.text, range)
+    }
+
+    /// The part of `text` at UTF-8 offsets `range` (which fall on character boundaries where the text is not ASCII:
+    /// the general way's offsets come from its `Substring`s).
+    private static func slice(_ text: String, _ range: Range<Int>) -> Substring {
+        let utf8 = text.utf8
+        let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+        return text[start..<utf8.index(start, offsetBy: range.count)]
     }
 
     /// `query` split at `&`, and at a `?` followed by `name=` (3.4.2's push requests append `?auth=K`); any other `?`
@@ -136,9 +172,37 @@ struct RequestTarget: Sendable {
         return (pairs, valid)
     }
 
-    /// The decoded value of the first parameter called `name`, or `nil` when absent.
+    /// The decoded value of the first parameter whose decoded name is `name`, or `nil` when absent. Only that
+    /// value is decoded; plain names (`RawParameter.nameIsPlain`) are compared as bytes.
     func parameter(_ name: String) -> String? {
-        self.parameters.first { $0.name == name }?.value
+        let found: String?? = self.text.utf8.withContiguousStorageIfAvailable { bytes in
+            var wanted = name
+            return wanted.withUTF8 { wanted -> String? in
+                // An ASCII name equals a plain raw name only byte for byte (`==` on `String`s is Unicode canonical
+                // equivalence, under which U+212A KELVIN SIGN equals `K`: a name that is not plain is decoded first).
+                let isASCII = wanted.allSatisfy { $0 < 0x80 }
+                for pair in self.pairs {
+                    let matches =
+                        isASCII && pair.nameIsPlain
+                        ? pair.name.count == wanted.count
+                            && UnsafeBufferPointer(rebasing: bytes[pair.name]).elementsEqual(wanted)
+                        : RequestTarget.decode(self.slice(pair.name), plusIsSpace: true) == name
+                    if matches {
+                        return RequestTarget.decodedText(UnsafeBufferPointer(rebasing: bytes[pair.value]))
+                    }
+                }
+                return nil
+            }
+        }
+        if let found { return found }
+        let pair = self.pairs.first { RequestTarget.decode(self.slice($0.name), plusIsSpace: true) == name }
+        return pair.map { RequestTarget.decode(self.slice($0.value), plusIsSpace: true) }
+    }
+
+    /// `decode(_:plusIsSpace: true)` of the text whose UTF-8 is `bytes`.
+    private static func decodedText(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if RequestTarget.isPlain(bytes, plusIsSpace: true) { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: RequestTarget.decodedBytes(bytes, plusIsSpace: true), as: UTF8.self)
     }
 
     /// The decoded path segment at `index`, or `nil` past the end.
@@ -215,95 +279,17 @@ struct RequestTarget: Sendable {
     static func strictlyDecoded(_ bytes: some Collection<UInt8>, plusIsSpace: Bool) -> String? {
         // ASCII without `%` (and without `+` where it means a space): decoding changes nothing (the common case,
         // checked without allocating).
-        let plain = bytes.allSatisfy {
-            $0 < 0x80 && $0 != UInt8(ascii: "%") && !(plusIsSpace && $0 == UInt8(ascii: "+"))
-        }
-        if plain { return String(decoding: bytes, as: UTF8.self) }
+        if RequestTarget.isPlain(bytes, plusIsSpace: plusIsSpace) { return String(decoding: bytes, as: UTF8.self) }
         return String(validating: RequestTarget.decodedBytes(bytes, plusIsSpace: plusIsSpace), as: UTF8.self)
+    }
+
+    /// True when `bytes` are ASCII without `%` (and without `+` where it means a space): decoding changes nothing.
+    static func isPlain(_ bytes: some Collection<UInt8>, plusIsSpace: Bool) -> Bool {
+        bytes.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "%") && !(plusIsSpace && $0 == UInt8(ascii: "+")) }
     }
 
     /// True when `text` percent-decodes to UTF-8.
     static func decodesToUTF8(_ text: Substring) -> Bool {
         RequestTarget.strictlyDecoded(text, plusIsSpace: false) != nil
-    }
-}
-
-/// An ASCII origin-form target split as bytes: the offsets `RequestTarget` makes its parts of. Nil for anything else
-/// (raw non-ASCII, or `scheme://` before the first `/` or `?`), which `RequestTarget.init(general:)` splits; both ways
-/// give the same parts (RequestTargetTests).
-private struct ASCIITarget {
-    let bytes: [UInt8]
-    /// Before the first `?`.
-    let path: Range<Int>
-    /// After the first `?`; empty when there is none.
-    let query: Range<Int>
-    /// The path split at `/`, empty segments kept, without a first empty one.
-    let segments: [Range<Int>]
-    /// The query's parameters (`RequestTarget.pairs(of:)`), each split at its first `=`.
-    let pairs: [(name: Range<Int>, value: Range<Int>)]
-
-    init?(_ target: String) {
-        let bytes = Array(target.utf8)
-        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-        let mark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
-        // The general way reduces `letters://…` (the letters may be none) to its path: left to it, as rare as it is.
-        if ASCIITarget.schemeSeparator(in: bytes) != nil { return nil }
-        self.bytes = bytes
-        self.path = 0..<mark
-        self.query = mark < bytes.count ? (mark + 1)..<bytes.count : bytes.count..<bytes.count
-        var segments: [Range<Int>] = []
-        var start = 0
-        for index in 0..<mark where bytes[index] == UInt8(ascii: "/") {
-            segments.append(start..<index)
-            start = index + 1
-        }
-        segments.append(start..<mark)
-        if segments.first?.isEmpty == true { segments.removeFirst() }
-        self.segments = segments
-        self.pairs = ASCIITarget.pairs(bytes, self.query).map { pair in
-            guard let equals = bytes[pair].firstIndex(of: UInt8(ascii: "=")) else {
-                return (pair, pair.upperBound..<pair.upperBound)
-            }
-            return (pair.lowerBound..<equals, (equals + 1)..<pair.upperBound)
-        }
-    }
-
-    /// The offset of the first `://` when only ASCII letters (or nothing) come before it; nil otherwise. A `://`
-    /// after anything else is no scheme separator, so the scan stops at the first byte that is not a letter.
-    private static func schemeSeparator(in bytes: [UInt8]) -> Int? {
-        var index = 0
-        while index < bytes.count, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[index] | 0x20) { index += 1 }
-        guard bytes.count - index >= 3, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
-            bytes[index + 2] == UInt8(ascii: "/")
-        else { return nil }
-        return index
-    }
-
-    /// `RequestTarget.pairs(of:)` on the bytes of `query`: split at `&` (empty pieces dropped), and at a `?` followed
-    /// by `name=`.
-    private static func pairs(_ bytes: [UInt8], _ query: Range<Int>) -> [Range<Int>] {
-        let question = UInt8(ascii: "?")
-        var pairs: [Range<Int>] = []
-        var pieceStart = query.lowerBound
-        while pieceStart <= query.upperBound {
-            let pieceEnd = bytes[pieceStart..<query.upperBound].firstIndex(of: UInt8(ascii: "&")) ?? query.upperBound
-            defer { pieceStart = pieceEnd + 1 }
-            guard pieceStart < pieceEnd else { continue }
-            var start = pieceStart
-            var index = pieceStart
-            while let mark = bytes[index..<pieceEnd].firstIndex(of: question) {
-                let rest = (mark + 1)..<pieceEnd
-                let next = bytes[rest].firstIndex(of: question) ?? pieceEnd
-                if let equals = bytes[rest.lowerBound..<next].firstIndex(of: UInt8(ascii: "=")),
-                    equals != rest.lowerBound
-                {
-                    if mark > start { pairs.append(start..<mark) }
-                    start = rest.lowerBound
-                }
-                index = rest.lowerBound
-            }
-            if start < pieceEnd { pairs.append(start..<pieceEnd) }
-        }
-        return pairs
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -32,6 +33,20 @@ import Testing
         var output: [UInt8] = []
         HTTPResponse.appendDecimal(value, to: &output)
         #expect(String(decoding: output, as: UTF8.self) == String(value))
+    }
+
+    @Test func unsignedDecimalsMatchSwiftFormatting() {
+        var generator = SeededGenerator(seed: 0x3030)
+        let values: [UInt] =
+            [0, 9, 10, 17_958_095_154_434_614, UInt.max, UInt.max / 10]
+            + (0..<500).map { _ in
+                UInt.random(in: 0...UInt.max, using: &generator) >> UInt.random(in: 0...63, using: &generator)
+            }
+        for value in values {
+            var output: [UInt8] = [UInt8(ascii: "x")]
+            HTTPResponse.appendDecimal(value, to: &output)
+            #expect(String(decoding: output, as: UTF8.self) == "x" + String(value))
+        }
     }
 
     @Test func unknownStatusGetsAGenericReason() {

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import LocalOrigin
@@ -76,5 +77,33 @@ import Testing
             OriginReply.presenceError(400, "No state specified.").body.serialized
                 == "{\"status\":400,\"error\":1,\"message\":\"No state specified.\",\"service\":\"Presence\"}"
         )
+    }
+
+    /// A publish status is written as bytes; they must be what its `JSONValue` array serializes to.
+    @Test func publishStatusBytesAreTheArraysSerialization() {
+        var generator = SeededGenerator(seed: 0x29_31)
+        let texts = ["Sent", "Invalid Key", "Message Too Large", "", "q\"uote\\", "\u{1}\n\u{2028}", "é中😀"]
+        for _ in 0..<300 {
+            let status = [200, 400, 403].randomElement(using: &generator)!
+            let text = texts.randomElement(using: &generator)!
+            let token =
+                UInt64.random(in: 0...UInt64.max, using: &generator) >> UInt64.random(in: 0...63, using: &generator)
+            let tree: JSONValue = .array([.int(status == 200 ? 1 : 0), .string(text), .string(String(token))])
+            #expect(OriginReply.publishStatus(status, text, token).body.serializedBytes == tree.serializedBytes)
+        }
+        #expect(OriginReply.publishStatus(200, "Sent", UInt64.max).body.serialized == "[1,\"Sent\",\"\(UInt64.max)\"]")
+    }
+
+    @Test(arguments: [
+        OriginService.time, .subscribe, .presence, .storage, .push, .channelRegistry, .edge, .publish(method: "GET"),
+        .publish(method: "POST"), .publish(method: "PUT"),
+    ])
+    func headerListsMadeOnceAreTheListsMadeAnew(_ service: OriginService) {
+        for (edgeError, jsonp) in [(false, false), (false, true), (true, false), (true, true)] {
+            let shared = OriginReply.headers(for: service, edgeError: edgeError, jsonp: jsonp)
+            let made = OriginReply.buildHeaders(for: service, edgeError: edgeError, jsonp: jsonp)
+            #expect(shared.map(\.name) == made.map(\.name))
+            #expect(shared.map(\.value) == made.map(\.value))
+        }
     }
 }

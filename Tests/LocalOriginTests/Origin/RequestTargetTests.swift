@@ -82,9 +82,53 @@ import Testing
         ("/v2/subscribe/s/a%C3%BCb,%E2%82%AC/0?tt=0", true),
         ("/time/0?uuid=%zz&x=%", true),  // malformed escapes stay literal text, which is UTF-8
         ("/publish/p/s/0/c/0/%22%F0%9F%98%80%22", true),
+        // Each element is decoded alone: halves of one character in two elements are two invalid sequences.
+        ("/%C3/%A9", false),
+        ("/x?a=%C3&b=%A9", false),
+        ("/x?a=%C3=%A9", false),  // one value, `%C3=%A9`: 0xC3 `=` 0xA9 is not UTF-8 either
+        ("/x?%C3%A9=%%C3%A9%8", true),
+        ("/x?a=%8%9", true),
     ])
     func validityCoversEverySegmentAndParameter(_ target: String, _ valid: Bool) {
         #expect(RequestTarget(target).isValidUTF8 == valid)
+    }
+
+    /// Parameters are decoded when a route asks for them; they must be what decoding all of them at once gave:
+    /// `RequestTarget.parameters(of:plusIsSpace:)`, the eager decoder (still what signatures use), over the raw
+    /// query, and its verdict on UTF-8 together with every segment's.
+    @Test func decodingOnDemandAgreesWithDecodingEverything() {
+        // Hostile pieces: escapes of every kind (high, split characters, malformed, of separators and of name
+        // letters), `+` against `%2B`, raw non-ASCII (the general way), combining marks after separators, and names
+        // that only Unicode equivalence matches (U+212A KELVIN SIGN equals `K`, U+212B ANGSTROM SIGN equals `Å`).
+        let pieces = [
+            "/", "?", "&", "=", "%", "+", "%2B", "%20", "%26", "%3D", "%3F", "%2F", "%80", "%C3", "%A9", "%C3%A9",
+            "%FF", "%8", "%%", "%g8", "%75", "u", "uuid", "callback", "=1", "K", "%4B", "%E2%84%AA", "\u{212A}",
+            "%E2%84%AB", "\u{212B}", "\u{C5}", "\u{301}", "é", "a", "0", "?uuid=", "http://h",
+        ]
+        let names = [
+            "uuid", "callback", "K", "u", "a", "a b", "a+b", "", "\u{C5}", "\u{212B}", "é", "e\u{301}", "%", "1", "0",
+        ]
+        var generator = SeededGenerator(seed: 0x29_30)
+        for round in 0..<6_000 {
+            var target = round % 5 == 0 ? "" : "/p?"
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                target += pieces.randomElement(using: &generator) ?? ""
+            }
+            let split = RequestTarget(target)
+            let eager = RequestTarget.parameters(of: split.rawQuery, plusIsSpace: true)
+            #expect(split.parameters.map(\.name) == eager.pairs.map(\.name), "round \(round): \(target)")
+            #expect(split.parameters.map(\.value) == eager.pairs.map(\.value), "round \(round): \(target)")
+            #expect(
+                split.isValidUTF8 == (eager.isValidUTF8 && split.segments.allSatisfy(RequestTarget.decodesToUTF8)),
+                "round \(round): \(target)"
+            )
+            for name in names + eager.pairs.map(\.name) {
+                #expect(
+                    split.parameter(name) == eager.pairs.first { $0.name == name }?.value,
+                    "round \(round): \(target) \(name)"
+                )
+            }
+        }
     }
 
     @Test func splittingAsBytesAgreesWithTheGeneralWay() {

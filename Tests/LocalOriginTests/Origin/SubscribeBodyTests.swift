@@ -90,7 +90,7 @@ import Testing
     @Test(arguments: [0, 1, 9, 10, 99, 100, 14_818_963_579_052_943, UInt64.max] as [UInt64])
     func writesTimetokenDigitsAsStringDoes(_ value: UInt64) {
         var out: [UInt8] = []
-        HTTPResponse.appendDecimal(UInt(value), to: &out)
+        HTTPResponse.appendDecimal(value, to: &out)
         #expect(out == Array(String(value).utf8))
     }
 }
