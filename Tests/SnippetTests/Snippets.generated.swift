@@ -78,7 +78,7 @@ func chat(on client: PubNub) async throws {
 func readmeSnippet3() throws {
     let origin = try LocalOrigin.start()   // 127.0.0.1, kernel-chosen port
     defer { origin.stop() }
-    print(origin.address)                  // "127.0.0.1:PORT": what a client's origin setting takes
+    assert(origin.address.hasPrefix("127.0.0.1:"))  // "127.0.0.1:PORT": what a client's origin setting takes
 }
 
 // MARK: - MIGRATION.md
@@ -90,10 +90,10 @@ func migrationSnippet2() throws {
         state, subscribed, error in
         switch state {
         case PNSubscriptionProcessSubscribedState:
-            print("subscribed to \(subscribed.map(\.name))")
+            PNLog(PNLogGeneralLevel, nil, "subscribed to %@", subscribed.map(\.name))
         case PNSubscriptionProcessNotSubscribedState:
             let reason = error?.localizedDescription ?? "unknown error"
-            print("subscribe failed: \(reason)")
+            PNLog(PNLogGeneralLevel, nil, "subscribe failed: %@", reason)
         default:
             break  // will restore / restored after a reconnect
         }
@@ -168,7 +168,7 @@ class AppDelegate: NSObject, @preconcurrency PNDelegate {
     }
 
     func pubnubClient(_ client: PubNub, didReceiveMessage message: PNMessage) {
-        print("received: \(message.message ?? "")")
+        PNLog(PNLogGeneralLevel, self, "received: %@", message.message)
     }
 }
 
@@ -213,7 +213,7 @@ func migrationSnippet10() throws {
         let received = DispatchSemaphore(value: 0)
 
         func pubnubClient(_ client: PubNub, didReceiveMessage message: PNMessage) {
-            print("received: \(message.message ?? "")")
+            PNLog(PNLogGeneralLevel, self, "received: %@", message.message)
             self.received.signal()
         }
     }
@@ -284,14 +284,14 @@ func migrationSnippet13() throws {
     ) { note in
         if let message = note.pnPayload(as: PNMessage.self) {
             let channel = message.channel?.name ?? "?"
-            print("received on \(channel): \(message.message ?? "")")
+            PNLog(PNLogGeneralLevel, nil, "received on %@: %@", channel, message.message)
         }
     }
     let failures = center.addObserver(
         forName: .pnClientMessageSendingDidFail, object: nil, queue: nil
     ) { note in
         if let error = note.pnPayload(as: PNError.self) {
-            print("publish failed (\(error.code)): \(error.localizedDescription)")
+            PNLog(PNLogGeneralLevel, nil, "publish failed (%@): %@", error.code, error.localizedDescription)
         }
     }
     center.removeObserver(token)
@@ -389,12 +389,12 @@ final class PriceFeed: PNDelegate {
     }
 
     func pubnubClient(_ client: PubNub, didReceiveMessage message: PNMessage) {
-        print("price: \(message.message ?? "nil")")
+        PNLog(PNLogGeneralLevel, nil, "price: %@", message.message)
     }
 
     func pubnubClient(_ client: PubNub, didReceiveStatus status: PNStatus) {
         if status.category == .messageCountExceeded {
-            print("prices may have been missed during the outage")
+            PNLog(PNLogGeneralLevel, nil, "prices may have been missed during the outage")
         }
     }
 }
@@ -410,12 +410,12 @@ func runPriceFeed(configuration: PNConfiguration) async throws {
     Task {
         for await status in statuses
         where status.category == .messageCountExceeded {
-            print("prices may have been missed during the outage")
+            PNLog(PNLogGeneralLevel, nil, "prices may have been missed during the outage")
         }
     }
     try await client.publish(["EURUSD": 1.08], to: "prices")
     for await message in prices {
-        print("price: \(message.message ?? "nil")")
+        PNLog(PNLogGeneralLevel, nil, "price: %@", message.message)
     }
 }
 
