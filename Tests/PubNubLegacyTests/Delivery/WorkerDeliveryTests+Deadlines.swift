@@ -95,49 +95,67 @@ extension WorkerDeliveryTests {
         return release
     }
 
-    @Test func aPublishWhoseAnswerCameWhileTheAppHeldTheDeliveryQueuePastItsDeadlineIsSentNotTimedOut() async throws {
-        let origin = try LocalOrigin.start()
-        defer { origin.stop() }
+    /// A client of `origin` on a manual clock, delivering on a queue of its own, connected.
+    fileprivate struct HeldDelivery {
+        let origin: LocalOrigin
         let queue = DispatchQueue(label: "test-held-delivery")
         let service = SocketTransport(maximumConnections: 4, label: "service")
         let clock = ManualClock()
         let recorder = EventRecorder()
-        let client = try await Self.connected(
-            to: origin,
-            deliveringOn: queue,
-            service: service,
-            clock: clock,
-            recorder: recorder
-        )
-        let second = PNChannel.channelWithName("held-second-\(UUID().uuidString.prefix(8))")
         let completions = Locked<[Completion]>([])
-        let release = Self.hold(queue)
-        // Both calls reach the client's queue before the time's answer can: the publish waits behind the time, and
-        // the worker that reads the time sends it.
-        let calls = Self.hold(client.engine.queue)
-        Self.requestTime(on: client, into: completions)
-        Self.publish("second", to: second, on: client, into: completions)
-        calls.signal()
+        let client: PubNub
+
+        init(origin: LocalOrigin) async throws {
+            self.origin = origin
+            self.client = try await WorkerDeliveryTests.connected(
+                to: origin,
+                deliveringOn: self.queue,
+                service: self.service,
+                clock: self.clock,
+                recorder: self.recorder
+            )
+        }
+
+        /// Holds the delivery queue, then asks for the time and publishes to `channel`, and returns what releases the
+        /// queue. Both calls reach the client's queue before the time's answer can: the publish waits behind the
+        /// time, and the worker that reads the time sends it.
+        func timeThenPublish(to channel: PNChannel) -> DispatchSemaphore {
+            let release = WorkerDeliveryTests.hold(self.queue)
+            let calls = WorkerDeliveryTests.hold(self.client.engine.queue)
+            WorkerDeliveryTests.requestTime(on: self.client, into: self.completions)
+            WorkerDeliveryTests.publish("publish", to: channel, on: self.client, into: self.completions)
+            calls.signal()
+            return release
+        }
+    }
+
+    @Test func aPublishWhoseAnswerCameWhileTheAppHeldTheDeliveryQueuePastItsDeadlineIsSentNotTimedOut() async throws {
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let held = try await HeldDelivery(origin: origin)
+        let channel = PNChannel.channelWithName("held-\(UUID().uuidString.prefix(8))")
+        let release = held.timeThenPublish(to: channel)
         // The worker read the time, wrote the publish queued behind it, and waits on the held queue to make the time's
         // calls; the origin took the publish and its answer waits unread.
         let state = {
-            "stored \(Self.stored(on: second, by: origin)), unread \(service.unreadAnswerCount), timers \(clock.pendingDelays), events \(recorder.entries.map(\.name))"
+            "stored \(Self.stored(on: channel, by: origin)), unread \(held.service.unreadAnswerCount), "
+                + "timers \(held.clock.pendingDelays), events \(held.recorder.entries.map(\.name))"
         }
-        try await eventually("the second publish taken by the origin, its answer unread (\(state()))", within: 20) {
-            Self.stored(on: second, by: origin) == 1 && service.unreadAnswerCount == 1
+        try await eventually("the publish taken by the origin, its answer unread (\(state()))", within: 20) {
+            Self.stored(on: channel, by: origin) == 1 && held.service.unreadAnswerCount == 1
         }
-        clock.advance(by: 10)  // both deadlines: nonSubscriptionRequestTimeout from the calls
-        #expect(completions.current.isEmpty, "nothing is delivered while the app holds its queue")
+        held.clock.advance(by: 10)  // both deadlines: nonSubscriptionRequestTimeout from the calls
+        #expect(held.completions.current.isEmpty, "nothing is delivered while the app holds its queue")
         release.signal()
-        try await eventually("both publishes completed", within: 20) { completions.current.count >= 2 }
+        try await eventually("both calls completed", within: 20) { held.completions.current.count >= 2 }
         #expect(
-            completions.current == [
+            held.completions.current == [
                 Completion(label: "time", state: .PNMessageSent, code: nil),
-                Completion(label: "second", state: .PNMessageSent, code: nil),
+                Completion(label: "publish", state: .PNMessageSent, code: nil),
             ]
         )
-        #expect(Self.stored(on: second, by: origin) == 1, "sent once")
-        client.disconnect()
+        #expect(Self.stored(on: channel, by: origin) == 1, "sent once")
+        held.client.disconnect()
     }
 
     @Test func aPublishWrittenWhileTheAppHeldTheDeliveryQueueWhoseAnswerNeverCameTimesOutOnceTheQueueIsFree()
@@ -145,45 +163,29 @@ extension WorkerDeliveryTests {
     {
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
-        let queue = DispatchQueue(label: "test-held-delivery")
-        let service = SocketTransport(maximumConnections: 4, label: "service")
-        let clock = ManualClock()
-        let client = try await Self.connected(
-            to: origin,
-            deliveringOn: queue,
-            service: service,
-            clock: clock,
-            recorder: EventRecorder()
-        )
-        let second = PNChannel.channelWithName("held-lost-\(UUID().uuidString.prefix(8))")
-        try origin.inject(.neverAnswer, on: .pathPrefix(Self.publishPath(of: second)))
-        let completions = Locked<[Completion]>([])
-        let release = Self.hold(queue)
-        // Both calls reach the client's queue before the time's answer can: the publish waits behind the time, and
-        // the worker that reads the time sends it.
-        let calls = Self.hold(client.engine.queue)
-        Self.requestTime(on: client, into: completions)
-        Self.publish("second", to: second, on: client, into: completions)
-        calls.signal()
-        try await eventually("the second publish written, no answer", within: 20) {
-            origin.faultCounters.unanswered == 1 && service.unreadAnswerCount == 1
+        let held = try await HeldDelivery(origin: origin)
+        let channel = PNChannel.channelWithName("held-lost-\(UUID().uuidString.prefix(8))")
+        try origin.inject(.neverAnswer, on: .pathPrefix(Self.publishPath(of: channel)))
+        let release = held.timeThenPublish(to: channel)
+        try await eventually("the publish written, no answer", within: 20) {
+            origin.faultCounters.unanswered == 1 && held.service.unreadAnswerCount == 1
         }
-        clock.advance(by: 10)
+        held.clock.advance(by: 10)
         release.signal()
         // The worker makes the time's calls, finds no answer to the publish, and reports the deadline's 106.
-        try await eventually("both publishes completed", within: 20) { completions.current.count >= 2 }
+        try await eventually("both calls completed", within: 20) { held.completions.current.count >= 2 }
         #expect(
-            completions.current == [
+            held.completions.current == [
                 Completion(label: "time", state: .PNMessageSent, code: nil),
                 Completion(
-                    label: "second",
+                    label: "publish",
                     state: .PNMessageSendingError,
                     code: kPNRequestExecutionFailedByTimeoutError
                 ),
             ]
         )
-        #expect(Self.stored(on: second, by: origin) == 0, "the origin never took what timed out")
+        #expect(Self.stored(on: channel, by: origin) == 0, "the origin never took what timed out")
         try origin.clearFaults()
-        client.disconnect()
+        held.client.disconnect()
     }
 }
