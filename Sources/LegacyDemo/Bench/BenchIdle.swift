@@ -37,8 +37,8 @@ enum BenchIdle {
         let before = ProcessUsage.now()
         Thread.sleep(forTimeInterval: seconds)  // the workload is doing nothing
         let usage = ProcessUsage.now().since(before)
-        guard let resident = ProcessUsage.statusField("VmRSS:"), let anonymous = ProcessUsage.statusField("RssAnon:"),
-            let threads = ProcessUsage.threadCount()
+        let status = ProcessUsage.statusFields()  // one reading, before anything else touches memory
+        guard let resident = status["VmRSS:"], let anonymous = status["RssAnon:"], let threads = status["Threads:"]
         else { return nil }
         return Figures(
             residentKiB: resident,

@@ -56,10 +56,34 @@ struct ProcessUsage {
     /// A numeric field of /proc/self/status (`VmRSS:` in KiB, `Threads:`); nil where there is no such file (Apple
     /// platforms).
     static func statusField(_ name: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix(name) {
-            return line.dropFirst(name.count).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }.first
+        Self.statusFields()[name]
+    }
+
+    /// Every numeric field of /proc/self/status, by name with its colon (`VmRSS:` in KiB, `RssAnon:`, `Threads:`);
+    /// empty where there is no such file (Apple platforms). The file is read whole, with `open` and `read` into a
+    /// buffer on the stack, before anything is parsed, so the memory figures it holds do not count pages that
+    /// reading them touched (`String(contentsOfFile:)` faulted in Foundation's file and string code first).
+    static func statusFields() -> [String: Int] {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16_384) { buffer in
+            let descriptor = open("/proc/self/status", O_RDONLY)
+            guard descriptor >= 0, let base = buffer.baseAddress else { return [:] }
+            var count = 0
+            while count < buffer.count {
+                let got = read(descriptor, base + count, buffer.count - count)
+                if got <= 0 { break }
+                count += got
+            }
+            close(descriptor)
+            var fields: [String: Int] = [:]
+            for line in buffer[..<count].split(separator: UInt8(ascii: "\n")) {
+                guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+                let digits = line[(colon + 1)...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                    .prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                guard !digits.isEmpty, digits.count <= 18 else { continue }
+                let name = String(decoding: line[...colon], as: UTF8.self)
+                fields[name] = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+            }
+            return fields
         }
-        return nil
     }
 }

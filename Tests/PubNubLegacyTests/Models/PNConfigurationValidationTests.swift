@@ -69,6 +69,45 @@ import Testing
         #expect(ipv6.originPort == 9)
     }
 
+    /// Origins made of what `PNConfiguration.parsePlainOrigin` reads (letters, digits, `.`, `-`, `:`) and a few
+    /// others: every string of up to 4 characters over `aZ09.-:`, and the edge cases of ports and lengths.
+    static let plainFormOrigins: [String] = {
+        let alphabet: [String] = ["a", "Z", "0", "9", ".", "-", ":"]
+        var origins: [String] = [""]
+        var last: [String] = [""]
+        for _ in 1...4 {
+            last = last.flatMap { prefix in alphabet.map { prefix + $0 } }
+            origins += last
+        }
+        return origins + [
+            "pubsub.pubnub.com", "ps.pndsn.com:443", "127.0.0.1:8090", "x:00080", "x:65535", "x:065535", "x:65536",
+            "x:0", "x:00000", "x:123456", "x:1:2", "999.999.999.999:1", "-.-", "..", "x::1", "é.example", "x:٣",
+            String(repeating: "a", count: 300), String(repeating: "a.", count: 200) + "b:9",
+        ]
+    }()
+
+    /// The byte-level reading of the usual origins (`parsePlainOrigin`, which keeps a client's start off `URL`'s
+    /// parser) answers as the full one (`parseAnyOrigin`, with `URL`) wherever it answers, and answers for every
+    /// origin of its form the full one accepts.
+    @Test func plainOriginsParseAsTheFullParserDoes() {
+        let origins = Self.plainFormOrigins
+        var answered = 0
+        for origin in origins {
+            let full = PNConfiguration.parseAnyOrigin(origin)
+            let plain = PNConfiguration.parsePlainOrigin(origin)
+            #expect(plain == nil || (plain?.host == full?.host && plain?.port == full?.port), "\(origin)")
+            let plainForm = origin.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || [0x2D, 0x2E, 0x3A].contains(byte)
+            }
+            if full != nil, plainForm {
+                #expect(plain != nil, "\(origin)")
+            }
+            answered += plain == nil ? 0 : 1
+        }
+        #expect(answered > 1_000)
+    }
+
     @Test func timeoutsMustBePositive() throws {
         let configuration = Self.configuration()
         configuration.subscriptionRequestTimeout = 0

@@ -16,6 +16,27 @@ import Testing
         return String((0..<length).map { _ in Self.alphabet.randomElement(using: &generator) ?? "a" })
     }
 
+    /// An origin `PNConfiguration.parsePlainOrigin` reads is taken without asking `URL(string:)`, which takes it as
+    /// it is: the same text, with either scheme.
+    @Test func plainOriginsNeedNoURLParse() {
+        var plain = 0
+        for origin in PNConfigurationValidationTests.plainFormOrigins {
+            for secure in [false, true] {
+                let text = (secure ? "https://" : "http://") + origin + "/time/0"
+                let expected = origin.isEmpty ? nil : URL(string: text)?.absoluteString
+                #expect(
+                    RequestURLText.make(secure: secure, origin: origin, pathAndQuery: "/time/0") == expected,
+                    "\(text.debugDescription)"
+                )
+                if PNConfiguration.parsePlainOrigin(origin) != nil {
+                    #expect(expected == text, "\(text.debugDescription)")
+                    plain += 1
+                }
+            }
+        }
+        #expect(plain > 2_000)
+    }
+
     @Test func agreesWithURLStringOnRandomOriginsAndPaths() {
         let seed: UInt64 = 0x0051_7e77
         var generator = SeededGenerator(seed: seed)

@@ -18,6 +18,40 @@ import Testing
         #expect(throws: ResponseFailure.malformedJSON) { try ResponseParser.time(Self.response(200, "[17")).get() }
     }
 
+    /// The plain time answer is read without a JSON decoder, to what the general path gives; every body of up to 6
+    /// characters over digits, brackets and a few JSON characters, and the edge cases of length, either agrees or
+    /// takes the general path, and every `[digits]` of 1 to 18 digits without a leading zero is read plainly.
+    @Test func timeAnswersReadWithoutTheDecoderAgreeWithTheGeneralPath() {
+        let alphabet: [String] = ["[", "]", "0", "1", "9", " ", "-", ".", "e", ","]
+        var bodies: [String] = [""]
+        var last: [String] = [""]
+        for _ in 1...5 {
+            last = last.flatMap { prefix in alphabet.map { prefix + $0 } }
+            bodies += last
+        }
+        bodies += (1...21).map { "[" + String(repeating: "9", count: $0) + "]" }
+        bodies += ["[17953397910658811]", "[100000000000000000]", "[09]", "[0]", "[-0]", "[1e3]", "[ 17]", "[17 ]"]
+        var plain = 0
+        for body in bodies {
+            let general = ResponseParser.timeFromJSON(Self.response(200, body))
+            if let token = ResponseParser.plainTimeAnswer(Data(body.utf8)) {
+                #expect(general == .success(token), "\(body)")
+                plain += 1
+            }
+            #expect(ResponseParser.time(Self.response(200, body)) == general, "\(body)")
+            #expect(
+                ResponseParser.time(Self.response(500, body)) == ResponseParser.timeFromJSON(Self.response(500, body))
+            )
+            let digits = body.dropFirst().dropLast()
+            if body.first == "[", body.last == "]", (1...18).contains(digits.count), digits.first != "0",
+                digits.allSatisfy({ ("0"..."9").contains($0) })
+            {
+                #expect(ResponseParser.plainTimeAnswer(Data(body.utf8)) != nil, "\(body)")
+            }
+        }
+        #expect(plain >= 40)
+    }
+
     @Test func publishSuccessCarriesTheTimetoken() throws {
         let token = try ResponseParser.publish(Self.response(200, "[1,\"Sent\",\"14820999383119516\"]")).get()
         #expect(token == 14_820_999_383_119_516)

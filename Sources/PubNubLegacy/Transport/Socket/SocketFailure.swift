@@ -15,7 +15,7 @@ enum SocketFailure {
     /// Connecting to `host`:`port` failed with `errno` `code` (the last address tried, when there were several):
     /// refused — nothing listens there —, unreachable, or another system error, each said as such.
     static func cannotConnect(_ host: String, port: UInt16, errno code: Int32) -> TransportFailure {
-        let place = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let place = host.utf8.contains(UInt8(ascii: ":")) ? "[\(host)]:\(port)" : "\(host):\(port)"
         let what: String
         switch code {
         case ECONNREFUSED:
