@@ -36,17 +36,29 @@ extension ClientEngine {
     }
 
     /// The request's timeout passed: a running request is cancelled, a waiting one leaves the queue; either fails with
-    /// 106 on every channel it reports to.
+    /// 106 on every channel it reports to. A request written whose answer may be waiting unread on its socket worker
+    /// (which was making the listener calls of an earlier answer) is left to that worker: its answer, if it has come,
+    /// completes it; without one it fails with 106 when the worker looks (`SocketTask.expire()`). So a request the
+    /// origin answered in time is never reported as timed out, and an app that retries on 106 never sends twice what
+    /// the origin took in time.
     private func deadlinePassed<Value>(_ request: RequestOperation<Value>, _ turn: RequestTurn) {
-        let error = PNError(message: request.timeoutMessage, code: kPNRequestExecutionFailedByTimeoutError)
         if let operation = turn.operation {
             guard !operation.finished else { return }
-            operation.tasks.forEach { $0.cancel() }
-            self.report(request.failed(error))
+            let cancelled = operation.tasks.map { $0.expire() }
+            guard cancelled.allSatisfy({ $0 }) else {
+                operation.deadlinePassed = true
+                return
+            }
+            self.report(request.failed(Self.timeoutError(of: request)))
             self.finish(operation)
         } else if let id = turn.id, self.withdraw(id) != nil {
-            self.report(request.failed(error))
+            self.report(request.failed(Self.timeoutError(of: request)))
         }
+    }
+
+    /// What a request whose timeout passed fails with.
+    private static func timeoutError<Value>(of request: RequestOperation<Value>) -> PNError {
+        PNError(message: request.timeoutMessage, code: kPNRequestExecutionFailedByTimeoutError)
     }
 
     private func start<Value>(_ request: RequestOperation<Value>, as operation: EngineOperation) {
@@ -98,6 +110,10 @@ extension ClientEngine {
                 switch result {
                 case .failure(.cancelled):
                     return
+                case .failure where operation.deadlinePassed:
+                    // Left to the socket worker at the deadline, and no answer had come when it looked: what the
+                    // deadline would have reported then (a cancel, no probe).
+                    fail(Self.timeoutError(of: request))
                 case .failure(let transportFailure) where retryable && transportFailure.isLostConnection:
                     // docs/BEHAVIOR.md §4.3 write-failure retries, over HTTP: the connection failed without an answer.
                     // Re-sent while attempts remain; the probe this starts fails the request with 104 if the origin is

@@ -20,6 +20,9 @@ final class EngineOperation {
     /// Cancelled when the operation finishes.
     var timers: [any EngineTimer] = []
     var tasks: [any TransportTask] = []
+    /// True once the deadline passed while the answer of a request already written may have been waiting unread
+    /// (`TransportTask.expire()`): the answer still completes the operation, any failure reports the timeout.
+    var deadlinePassed = false
 
     init(id: Int, name: String) {
         self.id = id

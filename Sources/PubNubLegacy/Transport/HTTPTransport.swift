@@ -117,6 +117,18 @@ enum TransportFailure: Error, Sendable, Equatable {
 /// A request in flight; `cancel()` makes its completion report `.cancelled` unless it already finished.
 protocol TransportTask: Sendable {
     func cancel()
+
+    /// The request's deadline passed: cancels it, or leaves it to finish with its answer or `.timedOut` when its
+    /// answer may already be waiting unread (`SocketTask.expire()`). False when it was left so.
+    func expire() -> Bool
+}
+
+extension TransportTask {
+    /// Cancels: a transport that never leaves an answer unread has nothing to wait for.
+    func expire() -> Bool {
+        self.cancel()
+        return true
+    }
 }
 
 /// Sends requests and reports each outcome exactly once, on a queue of the transport's choosing.

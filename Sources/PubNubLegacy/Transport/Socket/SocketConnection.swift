@@ -148,39 +148,48 @@ final class SocketConnection: @unchecked Sendable {
         self.stream.isHealthyWhileIdle
     }
 
-    /// Writes `head` and `body`, then reads one response within `limits`, failing after `timeout` without progress.
-    /// On failure the connection must be closed.
+    /// Writes `head` and `body`, runs `whileWaiting` (the request is on its way; its answer's time has not started),
+    /// then reads one response within `limits`, failing after `timeout` without progress. When `whileWaiting` returns
+    /// true (the request's deadline passed meanwhile), only an answer that has begun to arrive is read; without one
+    /// the exchange fails with `.timedOut` at once. On failure the connection must be closed.
     func exchange(
         head: [UInt8],
         body: Data?,
         timeout: TimeInterval,
-        limits: ResponseLimits = ResponseLimits()
+        limits: ResponseLimits = ResponseLimits(),
+        whileWaiting: () -> Bool = { false }
     ) -> Result<(TransportResponse, reusable: Bool), TransportFailure> {
         let milliseconds = Self.milliseconds(timeout)
         if let failure = self.write(head, milliseconds: milliseconds) { return .failure(failure) }
         if let body, !body.isEmpty {
             if let failure = self.write(Array(body), milliseconds: milliseconds) { return .failure(failure) }
         }
-        return self.read(milliseconds: milliseconds, limits: limits)
+        let expired = whileWaiting()
+        return self.read(firstWait: expired ? 0 : milliseconds, milliseconds: milliseconds, limits: limits)
     }
 
     private func write(_ bytes: [UInt8], milliseconds: Int32) -> TransportFailure? {
         bytes.withUnsafeBytes { self.stream.write($0, milliseconds: milliseconds) }
     }
 
+    /// Reads one response, waiting up to `firstWait` for its first bytes and up to `milliseconds` for each later
+    /// read.
     private func read(
+        firstWait: Int32,
         milliseconds: Int32,
         limits: ResponseLimits
     ) -> Result<(TransportResponse, reusable: Bool), TransportFailure> {
         var reader = HTTPResponseReader(limits: limits)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
         defer { buffer.deallocate() }
+        var wait = firstWait
         while true {
             let count: Int
-            switch self.stream.read(into: buffer, milliseconds: milliseconds) {
+            switch self.stream.read(into: buffer, milliseconds: wait) {
             case .success(let received): count = received
             case .failure(let failure): return .failure(failure)
             }
+            wait = milliseconds
             do {
                 if count > 0 {
                     if case .complete(let response, let reusable) = try reader.consume(

@@ -15,6 +15,11 @@ final class SocketTask: TransportTask, @unchecked Sendable {
         /// after taking it out of here (`detach`) under the same lock, so `cancel()` never touches a closed or
         /// reused descriptor number.
         var descriptor: Int32?
+        /// True while the request is written and its worker, instead of reading the answer, makes the listener calls
+        /// of an earlier one (`beginUnreadWait()`).
+        var answerUnread = false
+        /// The deadline passed while `answerUnread` (`expire()`).
+        var expired = false
     }
 
     let request: TransportRequest
@@ -68,6 +73,45 @@ final class SocketTask: TransportTask, @unchecked Sendable {
             return true
         }
         if report { self.report(.failure(.cancelled)) }
+    }
+
+    /// The request's deadline passed. Cancels it as `cancel()` does, unless it is written and its answer waits
+    /// unread while its worker makes the listener calls of an earlier answer: the origin may have taken it, and a
+    /// timeout reported then would be a request sent that the app is told failed. Such a request is left to its
+    /// worker, which takes the answer if it has begun to arrive when the calls return and reports `.timedOut`
+    /// otherwise (`SocketConnection.exchange`). Returns false when it was left so: its outcome is still to come.
+    func expire() -> Bool {
+        let leftToWorker = self.state.withLock { state -> Bool in
+            guard state.answerUnread, !state.finished else { return false }
+            state.expired = true
+            return true
+        }
+        if leftToWorker { return false }
+        self.cancel()
+        return true
+    }
+
+    /// True while the request is written and its answer waits unread (`beginUnreadWait()`), for tests.
+    var isAnswerUnread: Bool {
+        self.state.withLock { $0.answerUnread }
+    }
+
+    /// The worker wrote the request and turns to other work before reading its answer; false (nothing changed) when
+    /// the task is finished.
+    func beginUnreadWait() -> Bool {
+        self.state.withLock { state in
+            guard !state.finished else { return false }
+            state.answerUnread = true
+            return true
+        }
+    }
+
+    /// The worker turns back to reading the answer: true when the deadline passed meanwhile (`expire()`).
+    func endUnreadWait() -> Bool {
+        self.state.withLock { state in
+            state.answerUnread = false
+            return state.expired
+        }
     }
 
     /// Reports `result` asynchronously unless an outcome was already reported.

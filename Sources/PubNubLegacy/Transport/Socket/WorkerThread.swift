@@ -50,24 +50,42 @@ final class WorkerThread {
     }
 
     /// Runs `completion` marked as reporting: inside it, `hand(to:_:)` runs its work in place. Then the work the
-    /// completion left with `afterCompletion(_:)`, oldest first, including what that work leaves in turn.
+    /// completion left with `afterCompletion(_:)`, oldest first, including what that work leaves in turn — until a
+    /// request is promised to this worker: the rest waits for the pool (`runOwedWork()`), which runs it once that
+    /// request is written (keep-alive lanes) or before it (others).
     func report(_ completion: () -> Void) {
         self.reporting = true
         defer { self.reporting = false }
         completion()
-        while !self.owed.isEmpty {
+        while !self.promised, !self.owed.isEmpty {
             self.owed.removeFirst()()
         }
     }
 
     /// Leaves `work` for this worker to run once the completion it reports has returned: outside the engine's queue
-    /// and every lock, still reporting, so a request `work` sends to this worker's pool is left for this worker as
-    /// one sent from the completion is. Call only while `reporting`. A delivery lane makes its listener calls so, on
-    /// the worker that read the answer (`DeliveryLane.enqueue`): the calls of one answer come before the worker's
-    /// next request, which is written as soon as they return.
+    /// and every lock, marked as reporting, so a request `work` sends to this worker's pool is left for this worker
+    /// as one sent from the completion is. Call only while `reporting`. A delivery lane makes its listener calls so,
+    /// on the worker that read the answer (`DeliveryLane.enqueue`).
     func afterCompletion(_ work: @escaping () -> Void) {
         precondition(self.reporting, "afterCompletion outside a report")
         self.owed.append(work)
+    }
+
+    /// True while work left by `afterCompletion(_:)` has not run.
+    var owesWork: Bool {
+        !self.owed.isEmpty
+    }
+
+    /// Runs the owed work, oldest first, including what it leaves in turn, marked as reporting. The pool calls it
+    /// holding no lock, before the worker waits for requests or ends.
+    func runOwedWork() {
+        guard !self.owed.isEmpty else { return }
+        let wasReporting = self.reporting
+        self.reporting = true
+        defer { self.reporting = wasReporting }
+        while !self.owed.isEmpty {
+            self.owed.removeFirst()()
+        }
     }
 
     /// Each worker thread's `WorkerThread`.

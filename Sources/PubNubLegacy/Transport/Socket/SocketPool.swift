@@ -1,0 +1,313 @@
+import Foundation
+import PlatformSupport
+
+// The pool behind `SocketTransport`: requests wait in FIFO order for one of at most `maximumConnections` worker
+// threads, each carrying one request at a time over a connection of the idle pool or a new one. A worker that reads
+// an answer reports it on its own thread (`WorkerThread`), and a request sent from inside that report is left for it.
+
+/// The queue of waiting requests, the worker threads and the idle connections of one `SocketTransport`.
+// Sendable: its mutable state lives in `monitor`; every other stored property is an immutable `let`.
+final class SocketPool: Sendable {
+    private struct State {
+        var invalidated = false
+        var waiting: [SocketTask] = []
+        /// Index of the first request in `waiting` not yet taken, so taking one is O(1).
+        var waitingHead = 0
+        var workers = 0
+        var idleWorkers = 0
+        /// Workers that will look at `waiting` before they wait again: a request was sent from inside their completion
+        /// and left for them (`WorkerThread`), so no other worker is woken for it.
+        var promised = 0
+        /// Idle connections, least recently used first.
+        var idle: [SocketConnection] = []
+        /// Requests a worker is carrying out, for `invalidate()`.
+        var running: [ObjectIdentifier: SocketTask] = [:]
+
+        var hasWaiting: Bool { self.waitingHead < self.waiting.count }
+    }
+
+    private let maximumConnections: Int
+    private let label: String
+    /// False: one request per connection, asked with `Connection: close` and closed after the answer.
+    let reusesConnections: Bool
+    /// The TLS contexts of `https` connections (OpenSSL is loaded at the first).
+    let contexts: TLSContextCache
+    /// Reports of this pool's tasks handed to `TransportReports.queue` whose completion has not returned
+    /// (`SocketTask`).
+    let scheduledReports = Locked(0)
+    private let monitor = Monitor(State())
+
+    init(maximumConnections: Int, label: String, reusesConnections: Bool, contexts: TLSContextCache) {
+        self.maximumConnections = maximumConnections
+        self.label = label
+        self.reusesConnections = reusesConnections
+        self.contexts = contexts
+    }
+
+    deinit {
+        // A transport dropped without `invalidate()`: its last worker has ended, so only idle connections are left.
+        for connection in self.monitor.withLock({ $0.idle }) { connection.close() }
+    }
+
+    var idleConnectionCount: Int {
+        self.monitor.withLock { $0.idle.count }
+    }
+
+    /// Checked under the lock, so no worker takes a connection out while its socket is polled.
+    var staleIdleConnectionCount: Int {
+        self.monitor.withLock { state in state.idle.count { !$0.isHealthyWhileIdle } }
+    }
+
+    var queuedRequestCount: Int {
+        self.monitor.withLock { $0.waiting.count - $0.waitingHead }
+    }
+
+    /// The tasks are counted first: a worker reports on its own thread before it lets go of a task, so once none is
+    /// held, the scheduled reports can only go down.
+    var outstandingReportCount: Int {
+        let held = self.monitor.withLock { $0.waiting.count - $0.waitingHead + $0.running.count }
+        return held + self.scheduledReports.withLock { $0 }
+    }
+
+    var unreadAnswerCount: Int {
+        let running = self.monitor.withLock { Array($0.running.values) }
+        return running.count { $0.isAnswerUnread }
+    }
+
+    func closeIdleConnections() {
+        let connections = self.monitor.withLock { state -> [SocketConnection] in
+            defer { state.idle = [] }
+            return state.idle
+        }
+        for connection in connections { connection.close() }
+    }
+
+    /// Queues `task` and makes sure a worker will take it; a task sent after `invalidate()` is cancelled. Sent from
+    /// inside the completion of one of this pool's workers, it is left for that worker, which takes the oldest
+    /// waiting request as soon as its completion returns (the next publish is written by the thread that read the
+    /// previous answer).
+    func enqueue(_ task: SocketTask) {
+        enum Step { case cancel, keep, signal, spawn }
+        let worker = WorkerThread.current.flatMap { worker in
+            worker.pool == ObjectIdentifier(self) && worker.reporting && !worker.promised ? worker : nil
+        }
+        let step = self.monitor.withLock { state -> Step in
+            if state.invalidated { return .cancel }
+            state.waiting.append(task)
+            if worker != nil {
+                state.promised += 1
+                return .keep
+            }
+            // A worker woken but not yet running still counts as idle, so compare with the whole backlog (less what
+            // reporting workers will take): two requests sent back to back with one idle worker get a second worker.
+            let backlog = state.waiting.count - state.waitingHead - state.promised
+            if backlog <= state.idleWorkers { return .signal }
+            if state.workers < self.maximumConnections {
+                state.workers += 1
+                return .spawn
+            }
+            return .signal
+        }
+        switch step {
+        case .cancel:
+            task.cancel()
+        case .keep:
+            worker?.promised = true
+        case .signal:
+            self.monitor.signal()
+        case .spawn:
+            let thread = Thread { [self] in self.work() }
+            thread.name = "com.pubnub.legacy.socket.\(self.label)"
+            thread.start()
+        }
+    }
+
+    /// Cancels every request, closes the idle connections and ends the workers; later requests are cancelled.
+    func invalidate() {
+        let (tasks, connections) = self.monitor.withLock { state -> ([SocketTask], [SocketConnection]) in
+            state.invalidated = true
+            let tasks = Array(state.waiting[state.waitingHead...]) + Array(state.running.values)
+            state.waiting = []
+            state.waitingHead = 0
+            let connections = state.idle
+            state.idle = []
+            return (tasks, connections)
+        }
+        self.monitor.broadcast()
+        for task in tasks { task.cancel() }
+        for connection in connections { connection.close() }
+    }
+
+    // MARK: - Workers
+
+    private func work() {
+        // Every call into OpenSSL runs on a worker: there, a write to a reset connection must not end the process.
+        POSIXSocket.blockBrokenPipeSignal()
+        WorkerThread.run(for: self) { worker in
+            while true {
+                switch self.next(for: worker) {
+                case .end:
+                    return
+                case .owedWork:
+                    worker.runOwedWork()
+                case .task(let task):
+                    let outcome: Result<TransportResponse, TransportFailure>?
+                    if self.reusesConnections {
+                        // The listener calls a report left run while this request is on its way (a publish queued
+                        // behind the one answered: its calls and its round trip overlap). Its deadline waits for
+                        // them (`SocketTask.expire()`): an answer that came meanwhile is taken, not timed out.
+                        outcome = self.carryOut(task) {
+                            guard worker.owesWork, task.beginUnreadWait() else { return false }
+                            worker.runOwedWork()
+                            return task.endUnreadWait()
+                        }
+                    } else {
+                        // A new connection per request (the long-poll lane): the calls of the answer come first,
+                        // not after a connect.
+                        worker.runOwedWork()
+                        outcome = self.carryOut(task) { false }
+                    }
+                    if let outcome {
+                        worker.report { task.finishOnWorker(outcome) }
+                    }
+                    self.monitor.withLock { _ = $0.running.removeValue(forKey: ObjectIdentifier(task)) }
+                }
+            }
+        }
+    }
+
+    /// What a worker does next.
+    private enum Next {
+        /// Carry out this request.
+        case task(SocketTask)
+        /// Run the work its last report left (`WorkerThread.afterCompletion`): there is no request to write first.
+        case owedWork
+        /// End the thread (invalidated, or idle for `workerLinger`).
+        case end
+    }
+
+    /// The oldest waiting request; else the worker's owed work; else it waits for a request, and ends when the pool
+    /// is invalidated or after `workerLinger` without one. Owed work never waits behind an idle wait.
+    private func next(for worker: WorkerThread) -> Next {
+        self.monitor.wait { state, wake -> MonitorStep<Next> in
+            if wake == .first && worker.promised {
+                // The promise is kept by looking: the request left for this worker may have been taken by a worker
+                // that woke meanwhile, and then there is nothing to wait for here.
+                worker.promised = false
+                state.promised -= 1
+            }
+            if wake != .first {
+                state.idleWorkers -= 1
+                if wake == .timedOut && !state.hasWaiting {
+                    state.workers -= 1
+                    return .done(.end)
+                }
+            }
+            if state.hasWaiting {
+                let task = state.waiting[state.waitingHead]
+                state.waitingHead += 1
+                if state.waitingHead == state.waiting.count {
+                    state.waiting.removeAll(keepingCapacity: true)
+                    state.waitingHead = 0
+                }
+                state.running[ObjectIdentifier(task)] = task
+                return .done(.task(task))
+            }
+            if wake == .first && worker.owesWork {
+                // Only this worker adds owed work, in its reports: it is never pending after an idle wait.
+                return .done(.owedWork)
+            }
+            if state.invalidated {
+                state.workers -= 1
+                return .done(.end)
+            }
+            // The linger starts again after every wake that found nothing to do.
+            state.idleWorkers += 1
+            return .waitUntil(Date(timeIntervalSinceNow: SocketTransport.workerLinger))
+        }
+    }
+
+    /// Carries `task` out (writes the request, reads its answer) and returns its outcome, to be reported with no lock
+    /// held; nil when there is nothing to report (it was cancelled before anything was written, and reported its
+    /// cancellation then). `whileWaiting` runs once the request is written (not at all when it never is) and returns
+    /// true when the request's deadline passed meanwhile (`SocketConnection.exchange`).
+    private func carryOut(
+        _ task: SocketTask,
+        whileWaiting: () -> Bool
+    ) -> Result<TransportResponse, TransportFailure>? {
+        if task.isFinished { return nil }
+        let connection: SocketConnection
+        if let pooled = self.takeIdle(for: task.poolKey) {
+            connection = pooled
+        } else {
+            switch SocketConnection.open(
+                to: task.target,
+                timeout: task.request.timeout,
+                task: task,
+                contexts: self.contexts
+            ) {
+            case .success(let opened): connection = opened
+            case .failure(let failure): return .failure(failure)
+            }
+        }
+        guard task.attach(connection.descriptor) else {
+            // Cancelled before anything was written: the connection is untouched.
+            self.putIdle(connection)
+            return nil
+        }
+        let result = connection.exchange(
+            head: Self.head(of: task, keepAlive: self.reusesConnections),
+            body: task.request.body,
+            timeout: task.request.timeout,
+            limits: task.request.limits,
+            whileWaiting: whileWaiting
+        )
+        let live = task.detach()
+        switch result {
+        case .success(let (response, reusable)):
+            if live && reusable {
+                self.putIdle(connection)
+            } else {
+                connection.close()
+            }
+            return .success(response)
+        case .failure(let failure):
+            connection.close()
+            return .failure(failure)
+        }
+    }
+
+    /// The most recently used healthy idle connection for `key`; stale ones met on the way are closed. Without
+    /// one, idle connections to other hosts are closed so that opening a new one stays within the limit.
+    private func takeIdle(for key: String) -> SocketConnection? {
+        while true {
+            let (found, evicted) = self.monitor.withLock { state -> (SocketConnection?, [SocketConnection]) in
+                if let index = state.idle.lastIndex(where: { $0.poolKey == key }) {
+                    return (state.idle.remove(at: index), [])
+                }
+                let excess = state.idle.count + state.workers - self.maximumConnections
+                guard excess > 0 else { return (nil, []) }
+                let evicted = Array(state.idle.prefix(excess))
+                state.idle.removeFirst(evicted.count)
+                return (nil, evicted)
+            }
+            for connection in evicted { connection.close() }
+            guard let found else { return nil }
+            if found.isHealthyWhileIdle { return found }
+            found.close()
+        }
+    }
+
+    private func putIdle(_ connection: SocketConnection) {
+        let surplus = self.monitor.withLock { state -> [SocketConnection] in
+            guard !state.invalidated, self.reusesConnections else { return [connection] }
+            state.idle.append(connection)
+            let excess = state.idle.count - self.maximumConnections
+            guard excess > 0 else { return [] }
+            let surplus = Array(state.idle.prefix(excess))
+            state.idle.removeFirst(excess)
+            return surplus
+        }
+        for extra in surplus { extra.close() }
+    }
+}
