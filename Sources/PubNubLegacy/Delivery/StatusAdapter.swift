@@ -94,8 +94,10 @@ final class StatusAdapter: ClientEventSink {
     }
 
     func handle(_ event: ClientEvent, from client: PubNub) {
-        let (statuses, listeners) = self.state.withLock { state in
+        let (statuses, listeners) = self.state.withLock { state -> ([PNStatus], [Listener]) in
             let statuses = state.derivation.statuses(for: event) { client.subscribedChannels() }
+            // Most events (every publish, every message) derive no status: the listeners are not read for them.
+            guard !statuses.isEmpty else { return ([], []) }
             return (statuses, state.listeners.sorted { $0.key < $1.key }.map(\.value))
         }
         guard !statuses.isEmpty else { return }

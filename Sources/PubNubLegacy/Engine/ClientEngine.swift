@@ -364,8 +364,9 @@ final class ClientEngine: @unchecked Sendable {
 
     /// The request context of the current settings and identifier.
     var context: EndpointContext? {
-        guard let settings = self.settings, let uuid = self.uuid else { return nil }
-        return settings.endpointContext(uuid: uuid, security: self.security.level)
+        guard let uuid = self.uuid else { return nil }
+        // Called on the settings in place: `guard let` would copy (retain, then release) every field of them.
+        return self.settings?.endpointContext(uuid: uuid, security: self.security.level)
     }
 
     /// Sends `endpoint` on `lane`; `completion` runs on the queue (on the socket worker that read the answer, when it

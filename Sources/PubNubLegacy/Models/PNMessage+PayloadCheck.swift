@@ -19,10 +19,10 @@ extension PNMessage {
     /// The error for a payload that must not reach the JSON encoder, nil when it may: 121 for a container that
     /// contains itself, nesting deeper than `maximumPayloadNesting`, a NaN or infinite number, or a string with a
     /// lone UTF-16 surrogate; 110 for more than `maximumPayloadValues` values. The failure reason says which.
-    /// `mayBeOptional` false: the caller has made sure `value` is not an `Optional` (`jsonText(for:)` unwrapped it).
-    static func payloadError(_ value: Any, mayBeOptional: Bool = true) -> PNError? {
+    /// `shape`: the value's `PayloadShape` when the caller has looked it up already (`jsonText(for:)` did).
+    static func payloadError(_ value: Any, shape: PayloadShape.Lookup = .ask) -> PNError? {
         var walk = PayloadWalk()
-        guard let problem = walk.check(value, depth: 0, mayBeOptional: mayBeOptional) else { return nil }
+        guard let problem = walk.check(value, depth: 0, shape: shape) else { return nil }
         let code: Int
         let reason: String
         switch problem {
@@ -64,30 +64,36 @@ private struct PayloadWalk {
     private var path: Set<ObjectIdentifier> = []
     private var remaining = PNMessage.maximumPayloadValues
 
-    /// The first problem in `value`, which sits at `depth`; `mayBeOptional` false skips the cast that asks whether
-    /// `value` is an `Optional` (the caller knows it is not).
-    mutating func check(_ value: Any, depth: Int, mayBeOptional: Bool = true) -> Problem? {
+    /// The first problem in `value`, which sits at `depth`; `shape` is the value's `PayloadShape` when the caller
+    /// has looked it up already.
+    mutating func check(_ value: Any, depth: Int, shape: PayloadShape.Lookup = .ask) -> Problem? {
         self.remaining -= 1
         guard self.remaining >= 0 else { return .tooManyValues }
         // The commonest leaves by their exact type, which needs no cast: nothing in them can be refused.
         let type = type(of: value)
         if type == String.self || type == Int.self || type == Bool.self { return nil }
-        // An `Optional` first (`[Any?]` elements): casting it to a Swift type casts what it wraps, and that bridges.
-        if mayBeOptional, let optional = value as? any OptionalValue {
-            guard let wrapped = optional.wrappedValue else { return nil }
-            return self.check(wrapped, depth: depth)
+        let container: PayloadShape?
+        switch shape {
+        case .ask: container = PayloadShape.of(value)
+        case .known(let known): container = known
         }
-        // Swift arrays and dictionaries walked as they are: casting them to `[Any]` or `[AnyHashable: Any]` would
-        // copy them into new storage first. (Foundation's containers do not conform, and are checked below.)
-        if let array = value as? any ArrayValue {
+        switch container {
+        case .optional(let wrapped):
+            // An `Optional` first (`[Any?]` elements): casting it to a Swift type casts what it wraps, and that
+            // bridges.
+            guard let wrapped else { return nil }
+            return self.check(wrapped, depth: depth)
+        case .array(let array):
+            // Swift arrays and dictionaries walked as they are (Foundation's containers are checked below).
             guard depth < PNMessage.maximumPayloadNesting else { return .tooDeep }
             return array.firstElement { self.check($0, depth: depth + 1) }
-        }
-        if let dictionary = value as? any DictionaryValue {
+        case .dictionary(let dictionary):
             guard depth < PNMessage.maximumPayloadNesting else { return .tooDeep }
             return dictionary.firstMember { key, element in
                 self.check(key, depth: depth + 1) ?? self.check(element, depth: depth + 1)
             }
+        case nil:
+            break
         }
         // Foundation objects next: casting them to Swift types would bridge (and repair, or copy) them — deeply, so
         // an `NSArray` that contains itself would recurse until the stack overflows.
@@ -181,41 +187,5 @@ private struct PayloadWalk {
             start += count
         }
         return expectingLow
-    }
-}
-
-// MARK: - Swift containers seen through `Any`
-
-/// A Swift array seen through `Any`, so its elements can be walked without converting it to `[Any]`.
-private protocol ArrayValue {
-    /// Calls `body` with each element in order until it returns a value; returns that value, or nil.
-    func firstElement<Found>(_ body: (Any) -> Found?) -> Found?
-}
-
-extension Array: ArrayValue {
-    fileprivate func firstElement<Found>(_ body: (Any) -> Found?) -> Found? {
-        for element in self {
-            if let found = body(element) { return found }
-        }
-        return nil
-    }
-}
-
-/// A Swift dictionary seen through `Any`, so its members can be walked without converting it to
-/// `[AnyHashable: Any]`.
-private protocol DictionaryValue {
-    /// Calls `body` with each key and value until it returns a value; returns that value, or nil. An `AnyHashable`
-    /// key is passed as the value it wraps, as `[AnyHashable: Any]`'s `key.base` would give it.
-    func firstMember<Found>(_ body: (Any, Any) -> Found?) -> Found?
-}
-
-extension Dictionary: DictionaryValue {
-    fileprivate func firstMember<Found>(_ body: (Any, Any) -> Found?) -> Found? {
-        for (key, value) in self {
-            // A `String` key is its own base; only other keys need the `AnyHashable` wrapping to be looked through.
-            let plainKey: Any = Key.self == String.self ? key : AnyHashable(key).base
-            if let found = body(plainKey, value) { return found }
-        }
-        return nil
     }
 }

@@ -64,14 +64,15 @@ public final class PNMessage: NSObject, @unchecked Sendable {
     /// - what JSON cannot express, or the encoder must not see, is refused first (`payloadError(_:)`: cycles, deep
     ///   nesting, NaN and infinities, lone UTF-16 surrogates, too many values).
     static func jsonText(for object: Any?) -> Result<String, PNError> {
-        guard let value = unwrapped(object) else {
+        guard let (value, shape) = unwrapped(object) else {
             return .failure(PNError(code: kPNMessageHasNoContentError))
         }
-        // `unwrapped` took every `Optional` off: the checks below need not ask again at the top.
-        if let error = payloadError(value, mayBeOptional: false) {
+        // `unwrapped` took every `Optional` off and looked up what kind of Swift container the value is (if any):
+        // the checks and the writer below need not ask again at the top.
+        if let error = payloadError(value, shape: .known(shape)) {
             return .failure(error)
         }
-        if let string = value as? String {
+        if shape == nil, let string = value as? String {
             if string.isEmpty {
                 return .failure(PNError(code: kPNMessageHasNoContentError))
             }
@@ -79,7 +80,7 @@ public final class PNMessage: NSObject, @unchecked Sendable {
                 return .success(string)
             }
         }
-        guard let text = encodeFragment(value) else {
+        guard let text = encodeFragment(value, shape) else {
             return .failure(PNError(code: kPNMessageObjectError))
         }
         // 3.4's "nothing but spaces" test in one pass over the bytes (`replacingOccurrences` took 150 µs per KiB).
@@ -100,21 +101,29 @@ public final class PNMessage: NSObject, @unchecked Sendable {
     }
 
     /// Compact JSON for any value JSON can express, top-level fragments included; nil otherwise. `value` is not an
-    /// `Optional` (`jsonText(for:)` unwrapped it). Byte for byte what
+    /// `Optional` (`jsonText(for:)` unwrapped it) and its `PayloadShape` is `shape`. Byte for byte what
     /// corelibs' `JSONSerialization` wrote for it, which the package used before it had its own encoder.
-    private static func encodeFragment(_ value: Any) -> String? {
-        JSONFragmentEncoder.encode(value, mayBeOptional: false)
+    private static func encodeFragment(_ value: Any, _ shape: PayloadShape?) -> String? {
+        JSONFragmentEncoder.encode(value, shape: .known(shape))
     }
 
-    /// `object` with any levels of `Optional` removed; nil when one of them is empty.
-    private static func unwrapped(_ object: Any?) -> Any? {
+    /// `object` with any levels of `Optional` removed, and its `PayloadShape` (nil: not a Swift array or dictionary);
+    /// nil when one of the levels is empty.
+    private static func unwrapped(_ object: Any?) -> (value: Any, shape: PayloadShape?)? {
         guard let object else {
             return nil
         }
-        guard let optional = object as? any OptionalValue else {
-            return object
+        // The commonest payloads by their exact type, which needs no conformance look-up.
+        let type = type(of: object)
+        if type == String.self || type == Int.self || type == Double.self || type == Bool.self {
+            return (object, nil)
         }
-        return optional.wrappedValue.flatMap { unwrapped($0) }
+        switch PayloadShape.of(object) {
+        case .optional(let wrapped):
+            return wrapped.flatMap { unwrapped($0) }
+        case let shape:
+            return (object, shape)
+        }
     }
 
     /// `PNMessage (0x…): <message: …, date: …, channel: …>`, as 3.4 described messages.

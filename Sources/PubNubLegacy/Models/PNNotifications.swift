@@ -27,8 +27,22 @@ extension Notification {
     /// The `userInfo` a client notification carries: the payload under `kPNNotificationPayloadKey`, or nil for
     /// no payload.
     static func pnUserInfo(payload: Any?) -> [AnyHashable: Any]? {
-        payload.map { [kPNNotificationPayloadKey: $0] }
+        guard let payload else { return nil }
+        // A copy of a one-entry dictionary made once, with the value replaced at the key's known position: the key is
+        // not hashed again for every notification (a new dictionary costs about twice as much). The copy gets its
+        // own storage at the first write, so no two notifications share a value.
+        var userInfo = PayloadUserInfo.template
+        userInfo.values[PayloadUserInfo.position] = payload
+        return userInfo
     }
+}
+
+/// The `userInfo` every notification with a payload starts from, and where its one value sits.
+// nonisolated(unsafe): both are constants, only read; a copy of the dictionary takes storage of its own before it
+// is written (the storage's reference count is atomic), and its one value, `NSNull`, is immutable.
+private enum PayloadUserInfo {
+    nonisolated(unsafe) static let template: [AnyHashable: Any] = [kPNNotificationPayloadKey: NSNull()]
+    nonisolated(unsafe) static let position = template.index(forKey: kPNNotificationPayloadKey)!
 }
 
 // MARK: - Names

@@ -30,13 +30,13 @@ package enum JSONFragmentEncoder {
     /// express it (NaN or an infinity, a type JSON has no form for, a key that is not a string, nesting 511 levels
     /// deep or more).
     package static func encode(_ value: Any) -> String? {
-        self.encode(value, mayBeOptional: true)
+        self.encode(value, shape: .ask)
     }
 
-    /// `encode(_:)`; with `mayBeOptional` false the caller has made sure `value` is not an `Optional` (a message's
-    /// value after `PNMessage` unwrapped it), and the writer does not ask again at the top.
-    static func encode(_ value: Any, mayBeOptional: Bool) -> String? {
-        switch self.ownEncoding(of: value, mayBeOptional: mayBeOptional) {
+    /// `encode(_:)`; `shape` is the value's `PayloadShape` when the caller has looked it up already (a message's
+    /// value, which `PNMessage` unwrapped), so the writer does not ask again at the top.
+    static func encode(_ value: Any, shape: PayloadShape.Lookup) -> String? {
+        switch self.ownEncoding(of: value, shape: shape) {
         case .text(let text):
             return text
         case .refused:
@@ -57,10 +57,10 @@ package enum JSONFragmentEncoder {
     }
 
     /// The package's own writer alone, without the `JSONSerialization` fallback of `encode(_:)`.
-    static func ownEncoding(of value: Any, mayBeOptional: Bool = true) -> Outcome {
+    static func ownEncoding(of value: Any, shape: PayloadShape.Lookup = .ask) -> Outcome {
         var writer = Writer()
         do throws(Stop) {
-            try writer.element(value, level: 1, unwrapping: false, mayBeOptional: mayBeOptional)
+            try writer.element(value, level: 1, unwrapping: false, shape: shape)
         } catch {
             switch error {
             case .refused: return .refused
@@ -104,7 +104,12 @@ extension JSONFragmentEncoder {
         /// is wrapped in as level 0; a scalar counts as a level too.
         static let deepestLevel = 511
 
-        private var bytes: [UInt8] = []
+        /// Room for a small message from the start, so the first bytes do not grow the buffer several times.
+        private var bytes: [UInt8] = {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(64)
+            return bytes
+        }()
 
         /// The text written so far.
         var text: String {
@@ -113,10 +118,20 @@ extension JSONFragmentEncoder {
 
         /// Writes `value`, which sits at nesting `level`. `unwrapping` is true when `value` was taken out of an
         /// optional: an empty optional is then refused instead of written as `null`, as corelibs does.
-        /// With `mayBeOptional` false the caller knows `value` is not an `Optional`, and the cast that asks is skipped.
-        mutating func element(_ value: Any, level: Int, unwrapping: Bool, mayBeOptional: Bool = true) throws(Stop) {
+        /// `shape` is the value's `PayloadShape` when the caller has looked it up already: a container goes straight
+        /// to its kind (it is never a `String` or an `NSNumber`), any other value skips the look-up.
+        mutating func element(
+            _ value: Any,
+            level: Int,
+            unwrapping: Bool,
+            shape: PayloadShape.Lookup = .ask
+        ) throws(Stop) {
             guard level <= Self.deepestLevel else {
                 throw .refused
+            }
+            if case .known(.some(let known)) = shape {
+                try self.shaped(value, known, level: level, unwrapping: unwrapping)
+                return
             }
             // The commonest kinds by their exact type: no cast has to fail before the right one (each of these is
             // what the casts below would find it to be).
@@ -145,8 +160,24 @@ extension JSONFragmentEncoder {
                 return
             }
             // Before the other casts, which look through optionals and would bridge an `NSNumber?` to Swift.
-            if mayBeOptional, let optional = value as? any OptionalValue {
-                guard let wrapped = optional.wrappedValue else {
+            let container: PayloadShape?
+            switch shape {
+            case .ask: container = PayloadShape.of(value)
+            case .known(let known): container = known
+            }
+            try self.shaped(value, container, level: level, unwrapping: unwrapping)
+        }
+
+        /// Writes `value`, whose `PayloadShape` is `shape` (nil: none).
+        private mutating func shaped(
+            _ value: Any,
+            _ shape: PayloadShape?,
+            level: Int,
+            unwrapping: Bool
+        ) throws(Stop) {
+            switch shape {
+            case .optional(let wrapped):
+                guard let wrapped else {
                     if unwrapping {
                         throw .refused
                     }
@@ -154,17 +185,23 @@ extension JSONFragmentEncoder {
                     return
                 }
                 try self.element(wrapped, level: level, unwrapping: true)
-                return
+            case .array(let array):
+                // A Swift array is read as it is, not converted to `[Any]` first.
+                try self.array(array, level: level)
+            case .dictionary(let dictionary):
+                // A Swift dictionary with `String` keys is read as it is, not converted to `[String: Any]` first;
+                // other keys are left to the casts (an `[AnyHashable: Any]` with `String` keys is still an object).
+                if let entries = dictionary.stringKeyedEntries {
+                    try self.object(entries, level: level)
+                } else {
+                    try self.nonOptional(value, level: level)
+                }
+            case nil:
+                try self.nonOptional(value, level: level)
             }
-            try self.nonOptional(value, level: level)
         }
 
         private mutating func nonOptional(_ value: Any, level: Int) throws(Stop) {
-            // A Swift dictionary with `String` keys is read as it is, not converted to `[String: Any]` first.
-            if let dictionary = value as? any StringKeyedValues {
-                try self.object(dictionary.keyOrderEntries, level: level)
-                return
-            }
             switch value {
             case let int as Int: self.integer(Int64(int))
             case let double as Double: try self.floatingPoint(double)
@@ -196,6 +233,27 @@ extension JSONFragmentEncoder {
                     self.bytes.append(UInt8(ascii: ","))
                 }
                 try self.element(element, level: level + 1, unwrapping: false)
+            }
+            self.bytes.append(UInt8(ascii: "]"))
+        }
+
+        private mutating func array(_ array: any PayloadArray, level: Int) throws(Stop) {
+            self.bytes.append(UInt8(ascii: "["))
+            var first = true
+            let stop: Stop? = array.firstElement { element in
+                if !first {
+                    self.bytes.append(UInt8(ascii: ","))
+                }
+                first = false
+                do throws(Stop) {
+                    try self.element(element, level: level + 1, unwrapping: false)
+                } catch {
+                    return error
+                }
+                return nil
+            }
+            if let stop {
+                throw stop
             }
             self.bytes.append(UInt8(ascii: "]"))
         }
@@ -333,38 +391,4 @@ extension JSONFragmentEncoder {
     /// corelibs' Boolean `NSNumber`s are two singletons (`kCFBooleanTrue`/`kCFBooleanFalse`); every `true` and
     /// `false` number — `NSNumber(value:)`, a bridged `Bool`, a parsed `true` — is one of them.
     static let booleans = (true: NSNumber(value: true), false: NSNumber(value: false))
-}
-
-// MARK: - Dictionaries
-
-/// A Swift dictionary with `String` keys seen through `Any`, so the writer can read its entries without converting it
-/// to `[String: Any]`.
-private protocol StringKeyedValues {
-    /// The entries, in the dictionary's own order.
-    var keyOrderEntries: [JSONFragmentEncoder.KeyOrder.Entry] { get }
-}
-
-extension Dictionary: StringKeyedValues where Key == String {
-    fileprivate var keyOrderEntries: [JSONFragmentEncoder.KeyOrder.Entry] {
-        // One key needs no order, so what KeyOrder would learn about it is not worked out.
-        let single = self.count == 1
-        return self.map {
-            .init(key: $0.key, value: $0.value, plain: single || JSONFragmentEncoder.KeyOrder.isPlain($0.key))
-        }
-    }
-}
-
-// MARK: - Optionals
-
-/// An optional seen through `Any`, so the writer (and `PNMessage`'s payload checks) can tell an empty optional from a
-/// value without a `Mirror`.
-protocol OptionalValue {
-    /// The wrapped value, or nil for an empty optional.
-    var wrappedValue: Any? { get }
-}
-
-extension Optional: OptionalValue {
-    var wrappedValue: Any? {
-        self.map { $0 as Any }
-    }
 }

@@ -205,6 +205,23 @@ import Testing
         #expect(notification.pnPayload(as: PNError.self) == nil)
     }
 
+    /// Each `userInfo` is a dictionary of its own with exactly one entry, the payload under its key, however many are
+    /// made (they start from one shared template and must never show another notification's payload).
+    @Test func everyUserInfoHoldsItsOwnPayloadAlone() {
+        let messages = (0..<200).map { PNMessage(message: "m\($0)", channel: nil, receiveDate: nil, timeToken: nil) }
+        let made = messages.map { Notification.pnUserInfo(payload: $0) }
+        for (message, userInfo) in zip(messages, made) {
+            #expect(userInfo?.count == 1)
+            #expect(userInfo?.keys.first == AnyHashable(kPNNotificationPayloadKey))
+            #expect(userInfo?[kPNNotificationPayloadKey] as? PNMessage === message)
+        }
+        let channels = [PNChannel(name: "a")]
+        let number = Notification.pnUserInfo(payload: NSNumber(value: 7))
+        #expect((Notification.pnUserInfo(payload: channels)?[kPNNotificationPayloadKey] as? [PNChannel]) == channels)
+        #expect((number?[kPNNotificationPayloadKey] as? NSNumber) == NSNumber(value: 7))
+        #expect(made.first??[kPNNotificationPayloadKey] as? PNMessage === messages.first)
+    }
+
     @Test func noPayloadMeansNoUserInfo() {
         #expect(Notification.pnUserInfo(payload: nil) == nil)
         let notification = Notification(
