@@ -75,7 +75,7 @@ let package = Package(
         // type-checked against the built PubNubLegacy and PNObservation modules (hence the dependencies).
         .testTarget(
             name: "PNPortTests",
-            dependencies: ["PNPort", "PubNubLegacy", "PNObservation", "TestSupport"],
+            dependencies: ["PNPort", "PubNubLegacy", "PNObservation", "PlatformSupport", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         // Real 3.x programs ported by the mechanical rule, driven against LocalOrigin (MIGRATION.md "Porting a real

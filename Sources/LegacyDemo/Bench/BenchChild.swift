@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 
 /// The workloads `LegacyDemo bench` runs in a child process of its own. The fan-out and the batch do not use the
 /// clients of the network workloads and make transient peaks no client makes — the fan-out queues 100,000 events at
@@ -41,7 +42,7 @@ enum BenchChild {
         // Progress goes straight to this process's stderr.
         child.standardError = FileHandle.standardError
         try child.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: output.fileHandleForReading.readToEndRetrying(), as: UTF8.self)
         child.waitUntilExit()
         for line in text.split(separator: "\n") where line.hasPrefix("BENCH ") {
             say(String(line))

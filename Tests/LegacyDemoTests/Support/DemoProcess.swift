@@ -89,7 +89,7 @@ final class DemoProcess: @unchecked Sendable {
     private func collect(_ handle: FileHandle, isStdout: Bool) {
         let thread = Thread { [self] in
             while true {
-                let data = handle.availableData
+                let data = handle.nextChunk()
                 self.collected.withLock { collected in
                     if data.isEmpty {
                         collected.openStreams -= 1

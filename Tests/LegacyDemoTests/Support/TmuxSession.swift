@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PlatformSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -153,7 +154,7 @@ final class TmuxSession: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = out
         try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let data = out.fileHandleForReading.readToEndRetrying()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0 else {

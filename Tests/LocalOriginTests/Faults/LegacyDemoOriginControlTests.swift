@@ -45,7 +45,7 @@ private final class DemoProcess: @unchecked Sendable {
     private static func read(_ handle: FileHandle, into box: Locked<(text: String, ended: Bool)>) {
         Thread {
             while true {
-                let data = handle.availableData
+                let data = handle.nextChunk()
                 if data.isEmpty { break }
                 box.withLock { $0.text += String(decoding: data, as: UTF8.self) }
             }

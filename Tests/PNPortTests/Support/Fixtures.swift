@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 import TestSupport
 import Testing
 
@@ -96,7 +97,7 @@ struct ToolRun {
         for (pipe, collected) in [(out, stdout), (err, stderr)] {
             group.enter()
             Thread {
-                collected.data = pipe.fileHandleForReading.readDataToEndOfFile()
+                collected.data = pipe.fileHandleForReading.readToEndRetrying()
                 group.leave()
             }.start()
         }

@@ -67,7 +67,7 @@ final class PythonPeer: @unchecked Sendable {
         Thread.detachNewThread {
             var pending = Data()
             while true {
-                let chunk = stdout.fileHandleForReading.availableData
+                let chunk = stdout.fileHandleForReading.nextChunk()
                 if chunk.isEmpty { break }
                 pending.append(chunk)
                 while let newline = pending.firstIndex(of: 0x0A) {
@@ -80,7 +80,7 @@ final class PythonPeer: @unchecked Sendable {
         }
         Thread.detachNewThread {
             while true {
-                let chunk = stderr.fileHandleForReading.availableData
+                let chunk = stderr.fileHandleForReading.nextChunk()
                 if chunk.isEmpty { break }
                 errorText.withLock { $0.append(chunk) }
             }
