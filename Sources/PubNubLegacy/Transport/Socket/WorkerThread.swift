@@ -77,7 +77,9 @@ final class WorkerThread {
     }
 
     /// Runs the owed work, oldest first, including what it leaves in turn, marked as reporting. The pool calls it
-    /// holding no lock, before the worker waits for requests or ends.
+    /// holding no lock: while the request the worker carries next is on its way (keep-alive lanes; that request's
+    /// deadline then waits for it, `SocketTask.expire()`), before that request is written (other lanes), or before
+    /// the worker waits for requests or ends.
     func runOwedWork() {
         guard !self.owed.isEmpty else { return }
         let wasReporting = self.reporting
