@@ -136,7 +136,12 @@ extension ClientEngine {
                         self.finish(operation)
                     case .failure(.malformedJSON) where retryable, .failure(.malformedField) where retryable,
                         .failure(.notUTF8) where retryable:
-                        attempt()
+                        if operation.deadlinePassed {
+                            // Taken by the socket worker after the deadline, which covers re-sends: none starts now.
+                            fail(Self.timeoutError(of: request))
+                        } else {
+                            attempt()
+                        }
                     case .failure(let responseFailure):
                         fail(PNError.fromResponse(responseFailure, associatedObject: request.associatedObject))
                     }

@@ -296,6 +296,7 @@ final class ScriptedLane: HTTPTransport, Sendable {
         var script: Script = { _, _ in }
         var requests: [TransportRequest] = []
         var held: [Answer] = []
+        var leavesOutcomesAtDeadline = false
     }
 
     private let state = Locked(State())
@@ -305,6 +306,12 @@ final class ScriptedLane: HTTPTransport, Sendable {
         self.state.withLock { $0.script = script }
     }
 
+    /// Makes the requests sent from now on leave their outcome to the lane when their deadline passes, as a socket
+    /// task whose answer waits unread does (`SocketTask.expire()`): the runner then waits for what the lane reports.
+    func leaveOutcomesAtDeadline() {
+        self.state.withLock { $0.leavesOutcomesAtDeadline = true }
+    }
+
     /// Every request sent so far, in order.
     var sent: [TransportRequest] { self.state.current.requests }
 
@@ -312,13 +319,13 @@ final class ScriptedLane: HTTPTransport, Sendable {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> TransportTask {
-        let script = self.state.withLock { state -> Script in
+        let (script, leaves) = self.state.withLock { state -> (Script, Bool) in
             state.requests.append(request)
             state.held.append(completion)
-            return state.script
+            return (state.script, state.leavesOutcomesAtDeadline)
         }
         script(request, completion)
-        return ScriptedTask()
+        return ScriptedTask(leavesOutcomeAtDeadline: leaves)
     }
 
     /// Answers every request sent so far with `result`, on the calling thread (so an answer has reached the
@@ -336,5 +343,11 @@ final class ScriptedLane: HTTPTransport, Sendable {
 
 /// Cancelling does nothing: the runner must ignore whatever the request still answers.
 private struct ScriptedTask: TransportTask {
+    let leavesOutcomeAtDeadline: Bool
+
     func cancel() {}
+
+    func expire() -> Bool {
+        !self.leavesOutcomeAtDeadline
+    }
 }
