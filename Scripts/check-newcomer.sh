@@ -67,8 +67,8 @@ EOF
     echo "by path, Swift $mode mode: build and run MIGRATION.md §3's offline example"
     swift build --package-path "$work/by-path" --scratch-path "$scratch" -Xswiftc -warnings-as-errors >"$work/build.txt" 2>&1 \
         || { cat "$work/build.txt"; fail "the app does not build in Swift $mode mode"; }
-    output="$("$scratch/debug/ChatApp")" || fail "the app failed in Swift $mode mode: $output"
-    grep -q '^received: .*hello from LocalOrigin' <<<"$output" || fail "the app printed: $output"
-    echo "  $output"
+    # The example checks itself: it ends with status 0 only when it received the text it published.
+    output="$("$scratch/debug/ChatApp" 2>&1)" || fail "the app failed in Swift $mode mode: $output"
+    echo "  the app received its message${output:+ (its output: $output)}"
 done
 echo "check-newcomer: OK"

@@ -211,9 +211,12 @@ func migrationSnippet10() throws {
 
     final class Inbox: PNDelegate {
         let received = DispatchSemaphore(value: 0)
+        /// The message's text; written on the delivery queue before `received` is signalled.
+        private(set) var text: String?
 
         func pubnubClient(_ client: PubNub, didReceiveMessage message: PNMessage) {
             PNLog(PNLogGeneralLevel, self, "received: %@", message.message)
+            self.text = (message.message as? [String: Any])?["text"] as? String
             self.received.signal()
         }
     }
@@ -238,6 +241,7 @@ func migrationSnippet10() throws {
     if inbox.received.wait(timeout: .now() + 10) == .timedOut {
         throw PNError.errorWithCode(kPNRequestExecutionFailedByTimeoutError)
     }
+    precondition(inbox.text == "hello from LocalOrigin", "received \(inbox.text ?? "no text")")
     client.disconnect()
 }
 
