@@ -49,8 +49,13 @@ typealias Row = MatrixRow
         let start = harness.mark
         try await matrixCase.trigger(harness)
         try await harness.check(matrixCase.rows, from: start, ignoring: matrixCase.ignoring)
-        // Every request of the case went over TLS: the terminator saw TLS connections only.
-        #expect(harness.tls?.proxy.connections.allSatisfy { $0 == .tls } == true)
+        // Every request of the case went over TLS: the terminator saw TLS connections only (none for the cases that
+        // fail before sending anything). A request cancelled while its connection was still in the handshake (a
+        // long-poll that an unsubscribe or a channel change replaces) closes it there, which the terminator reports
+        // as `tls-abandoned`: still TLS, no byte in the clear. Seen once under ThreadSanitizer, whose slower
+        // handshakes widen that window.
+        let connections = harness.tls?.proxy.connections ?? []
+        #expect(connections.allSatisfy { $0 == .tls || $0 == .tlsAbandoned }, "\(connections)")
         #expect(harness.traffic.requests.allSatisfy { $0.failure == nil || $0.failure == .cancelled })
     }
 
