@@ -83,13 +83,19 @@ import Testing
     @Test func awaitsInFlightAndMadeAfterResetClientAllReturnWith105() async throws {
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
-        PubNub.resetClient()
+        // The origin holds every time request 90 s, the reachability probe's included: a probe sent before the reset
+        // would rightly time out (5 s) and report the network lost, failing the calls in flight with 104. A loaded
+        // test process can take the 10 s after the connect that the first probe waits for (the fresh-clone CI did),
+        // so this client probes hourly, and its calls time out after 60 s instead of 10.
+        PubNub.resetClient(nextTimings: EngineTimings(probeInterval: 3_600))
         defer { PubNub.resetClient() }
-        PubNub.setupWithConfiguration(AsyncFixture.configuration(origin), andDelegate: nil)
+        let configuration = AsyncFixture.configuration(origin) { $0.nonSubscriptionRequestTimeout = 60 }
+        PubNub.setupWithConfiguration(configuration, andDelegate: nil)
         let client = PubNubClient(wrapping: PubNub.sharedInstance())
         try await client.connect()
-        // The origin holds every time request 30 s: the first is in flight, the rest wait behind it.
-        try origin.inject(.delay(30), on: .operation(.time))
+        let connected = ContinuousClock.now
+        // The first time request is in flight, the rest wait behind it.
+        try origin.inject(.delay(90), on: .operation(.time))
         let outcomes = Locked<[Int]>([])
         let track = { @Sendable (call: @escaping @Sendable () async throws -> UInt64) in
             Task {
@@ -106,13 +112,17 @@ import Testing
         let before = (0..<25).map { _ in track { try await client.time() } }
         try await eventually("the first time request to be held") { origin.faultCounters.delayed >= 1 }
         PubNub.resetClient()
+        let resetAfter = ContinuousClock.now - connected
         let after = (0..<25).map { _ in track { try await client.time() } }
         try await eventually("50 awaits to return; returned: \(outcomes.current.count)", within: 20) {
             outcomes.current.count == 50
         }
         for task in before + after { await task.value }
         let codes = outcomes.current
-        #expect(codes.allSatisfy { $0 == kPNRequestExecutionFailedClientNotReadyError }, "\(codes)")
+        #expect(
+            codes.allSatisfy { $0 == kPNRequestExecutionFailedClientNotReadyError },
+            "\(codes), \(origin.faultCounters.delayed) time requests held, reset \(resetAfter) after the connect"
+        )
         print("shared reset: \(codes.count) of 50 awaits returned, \(codes.filter { $0 == 105 }.count) with 105")
     }
 }
