@@ -152,14 +152,16 @@ package enum POSIXSocket {
 
     /// A non-blocking stream socket for `address` (close-on-exec, `configureStream`), or -1 with `errno` set.
     package static func open(_ address: Address) -> Int32 {
-        let fd = socket(address.family, self.streamType, 0)
+        let fd = socket(address.family, self.streamType | self.socketCreationFlags, 0)
         guard fd >= 0 else { return -1 }
-        self.setCloseOnExec(fd)
-        guard self.setNonBlocking(fd) else {
-            let code = errno
-            self.closeDescriptor(fd)
-            errno = code
-            return -1
+        if self.socketCreationFlags == 0 {
+            self.setCloseOnExec(fd)
+            guard self.setNonBlocking(fd) else {
+                let code = errno
+                self.closeDescriptor(fd)
+                errno = code
+                return -1
+            }
         }
         self.configureStream(fd)
         return fd
