@@ -50,22 +50,32 @@ extension ClientEngine {
             self.recovery.probeConcluded()
             self.probeFinished(reachable: reachable)
         }
-        task = self.send(.time, lane: self.serviceLane, timeout: self.timings.probeTimeout) { result in
-            switch result {
-            case .failure(.tls):
-                // The origin answered; only its TLS failed. The connect attempt reports (or downgrades) that.
-                conclude.fire(true)
-            case .failure(.cancelled):
-                conclude.fire(false)
-            case .failure(let failure):
-                self.lastProbeFailure = failure
-                conclude.fire(false)
-            case .success(let response):
-                let answered = (try? ResponseParser.time(response).get()) != nil
-                self.lastProbeFailure = answered ? nil : Self.notATimeToken(response)
-                conclude.fire(answered)
+        // A probe whose connection was lost without an answer is sent once more, within the same timeout: the pool
+        // may have lent it a keep-alive connection the origin was closing at that moment (S-29: the origin closes
+        // every connection and keeps listening), which says nothing about the origin. A refused or failed new
+        // connection, another status or a timeout still counts as "not reachable" at once.
+        func attempt(resendsLeft: Int) {
+            task = self.send(.time, lane: self.serviceLane, timeout: self.timings.probeTimeout) { result in
+                switch result {
+                case .failure(.tls):
+                    // The origin answered; only its TLS failed. The connect attempt reports (or downgrades) that.
+                    conclude.fire(true)
+                case .failure(.cancelled):
+                    conclude.fire(false)
+                case .failure(.network(let code, _))
+                where code == URLLoading.Code.networkConnectionLost && resendsLeft > 0:
+                    if !conclude.isSpent { attempt(resendsLeft: resendsLeft - 1) }
+                case .failure(let failure):
+                    self.lastProbeFailure = failure
+                    conclude.fire(false)
+                case .success(let response):
+                    let answered = (try? ResponseParser.time(response).get()) != nil
+                    self.lastProbeFailure = answered ? nil : Self.notATimeToken(response)
+                    conclude.fire(answered)
+                }
             }
         }
+        attempt(resendsLeft: 1)
     }
 
     private func probeFinished(reachable: Bool) {

@@ -136,6 +136,19 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
         return true
     }
 
+    /// Fails the oldest held request whose URL contains `fragment` with `failure`; returns false when there is none.
+    @discardableResult
+    func failHeld(containing fragment: String, with failure: TransportFailure) -> Bool {
+        let pending = self.state.withLock { state -> Pending? in
+            guard let index = state.held.firstIndex(where: { $0.request.url.absoluteString.contains(fragment) })
+            else { return nil }
+            return state.held.remove(at: index)
+        }
+        guard let pending else { return false }
+        pending.completion(.failure(failure))
+        return true
+    }
+
     func invalidate() {
         let held = self.state.withLock { state -> [Pending] in
             defer { state.held.removeAll() }
