@@ -126,26 +126,31 @@ final class FakeTransport: HTTPTransport, @unchecked Sendable {
     /// Answers the oldest held request whose URL contains `fragment`; returns false when there is none.
     @discardableResult
     func answerHeld(containing fragment: String, status: Int, body: String) -> Bool {
-        let pending = self.state.withLock { state -> Pending? in
-            guard let index = state.held.firstIndex(where: { $0.request.url.absoluteString.contains(fragment) })
-            else { return nil }
-            return state.held.remove(at: index)
-        }
-        guard let pending else { return false }
-        pending.completion(.success(TransportResponse(status: status, body: Data(body.utf8))))
-        return true
+        self.completeHeld(
+            containing: fragment,
+            with: .success(TransportResponse(status: status, body: Data(body.utf8)))
+        )
     }
 
     /// Fails the oldest held request whose URL contains `fragment` with `failure`; returns false when there is none.
     @discardableResult
     func failHeld(containing fragment: String, with failure: TransportFailure) -> Bool {
+        self.completeHeld(containing: fragment, with: .failure(failure))
+    }
+
+    /// Takes the oldest held request whose URL contains `fragment` out of the held ones and completes it with
+    /// `result`, outside the lock; false when there is none.
+    private func completeHeld(
+        containing fragment: String,
+        with result: Result<TransportResponse, TransportFailure>
+    ) -> Bool {
         let pending = self.state.withLock { state -> Pending? in
             guard let index = state.held.firstIndex(where: { $0.request.url.absoluteString.contains(fragment) })
             else { return nil }
             return state.held.remove(at: index)
         }
         guard let pending else { return false }
-        pending.completion(.failure(failure))
+        pending.completion(result)
         return true
     }
 

@@ -31,5 +31,4 @@ import Darwin
         #expect(status >= 0 && status & O_NONBLOCK != 0, "status flags \(status)")
         #expect(descriptorFlags >= 0 && descriptorFlags & FD_CLOEXEC != 0, "descriptor flags \(descriptorFlags)")
     }
-
 }
