@@ -99,6 +99,8 @@ final class ClientEngine: @unchecked Sendable {
     /// The channel objects the app subscribed with, by name: events update and name these objects, so another
     /// client's purge of the shared channel cache cannot detach them from the app's references.
     var channelObjects: [String: PNChannel] = [:]
+    /// The publish template of the last context a GET publish was sent in, remade when the context changes.
+    private var publishTemplate: PublishRequestTemplate?
     /// The cipher of the current settings, rebuilt when the cipher key or mode changes.
     var cryptorCache: (key: String, mode: CipherMode, cryptor: MessageCryptor)?
 
@@ -378,7 +380,8 @@ final class ClientEngine: @unchecked Sendable {
         timeout: TimeInterval,
         completion: @escaping (Result<TransportResponse, TransportFailure>) -> Void
     ) -> (any TransportTask)? {
-        guard let context = self.context, var request = endpoint.request(in: context, timeout: timeout) else {
+        guard let context = self.context, var request = self.request(for: endpoint, in: context, timeout: timeout)
+        else {
             completion(.failure(.other(domain: "PubNubLegacy", code: -1, description: "invalid origin")))
             return nil
         }
@@ -392,6 +395,27 @@ final class ClientEngine: @unchecked Sendable {
                 box.value(result)
             }
         }
+    }
+
+    /// `endpoint.request(in: context, timeout: timeout)`; a GET publish's from the template of `context`, made at the
+    /// first publish in it (`PublishRequestTemplate`, the same text with fewer instructions).
+    private func request(
+        for endpoint: Endpoint,
+        in context: EndpointContext,
+        timeout: TimeInterval
+    ) -> TransportRequest? {
+        guard case .publish(let channel, let message, .get) = endpoint else {
+            return endpoint.request(in: context, timeout: timeout)
+        }
+        let template: PublishRequestTemplate
+        if let known = self.publishTemplate, known.context == context {
+            template = known
+        } else {
+            template = PublishRequestTemplate(context: context)
+            self.publishTemplate = template
+        }
+        return template.request(channel: channel, message: message, timeout: timeout)
+            ?? endpoint.request(in: context, timeout: timeout)
     }
 
     // MARK: - Events
