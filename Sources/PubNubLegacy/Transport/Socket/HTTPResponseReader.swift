@@ -274,7 +274,7 @@ struct HTTPResponseReader {
         var lines: [Range<Int>] = []
         lines.reserveCapacity(16)
         var lineStart = range.lowerBound
-        for index in range where bytes[index] == Self.lineFeed {
+        while let index = Self.firstIndex(of: Self.lineFeed, in: bytes, lineStart..<range.upperBound) {
             var lineEnd = index
             if lineEnd > lineStart && bytes[lineEnd - 1] == Self.carriageReturn { lineEnd -= 1 }
             if lineEnd > lineStart { lines.append(lineStart..<lineEnd) }
@@ -330,15 +330,16 @@ struct HTTPResponseReader {
 
     /// The index just past the blank line that ends the head, or nil when it has not arrived.
     private func headEnd() -> Int? {
-        var index = self.cursor
-        let newline = UInt8(ascii: "\n")
-        while let found = self.buffer[index...].firstIndex(of: newline) {
-            var next = found + 1
-            if next < self.buffer.count && self.buffer[next] == UInt8(ascii: "\r") { next += 1 }
-            if next < self.buffer.count && self.buffer[next] == newline { return next + 1 }
-            if next >= self.buffer.count { return nil }
-            index = found + 1
+        self.buffer.withUnsafeBufferPointer { bytes in
+            var index = self.cursor
+            while let found = Self.firstIndex(of: Self.lineFeed, in: bytes, index..<bytes.count) {
+                var next = found + 1
+                if next < bytes.count && bytes[next] == Self.carriageReturn { next += 1 }
+                if next < bytes.count && bytes[next] == Self.lineFeed { return next + 1 }
+                if next >= bytes.count { return nil }
+                index = found + 1
+            }
+            return nil
         }
-        return nil
     }
 }

@@ -25,7 +25,7 @@ struct HTTPTarget: Sendable, Equatable {
     }
 
     /// Connections are pooled per scheme, host and port (`SocketTask.poolKey` adds the TLS settings).
-    var poolKey: String { "\(self.secure ? "https" : "http")|\(self.host)|\(self.port)" }
+    var poolKey: PoolKey { PoolKey(secure: self.secure, host: self.host, port: self.port) }
 
     /// The target of `url`, or nil when it is not an `http://` or `https://` URL with a host (and a valid port).
     init?(url: URL) {
@@ -104,4 +104,18 @@ struct HTTPTarget: Sendable, Equatable {
             }
         }
     }
+}
+
+/// Which pooled connections may carry a request: same scheme, host and port and, with TLS, the same rung of the ladder
+/// and the same trust settings (`SocketTask.poolKey`). A value compared field by field: every request asks for one,
+/// and building it as text cost more than comparing it.
+struct PoolKey: Hashable, Sendable {
+    var secure: Bool
+    var host: String
+    var port: UInt16
+    /// With TLS: whether the connection was made for the relaxed rung (any certificate accepted). False over plain
+    /// HTTP.
+    var relaxed = false
+    /// With TLS: the trust anchors and pins the connection was verified against. The default over plain HTTP.
+    var trust = TLSTrust()
 }

@@ -21,9 +21,9 @@ import Darwin
 // the pool's lock (`SocketPool.condition`) and used by one thread at a time.
 final class SocketConnection: @unchecked Sendable {
     let stream: any SocketStream
-    let poolKey: String
+    let poolKey: PoolKey
 
-    private init(stream: any SocketStream, poolKey: String) {
+    private init(stream: any SocketStream, poolKey: PoolKey) {
         self.stream = stream
         self.poolKey = poolKey
     }

@@ -279,7 +279,7 @@ final class SocketPool: Sendable {
 
     /// The most recently used healthy idle connection for `key`; stale ones met on the way are closed. Without
     /// one, idle connections to other hosts are closed so that opening a new one stays within the limit.
-    private func takeIdle(for key: String) -> SocketConnection? {
+    private func takeIdle(for key: PoolKey) -> SocketConnection? {
         while true {
             let (found, evicted) = self.monitor.withLock { state -> (SocketConnection?, [SocketConnection]) in
                 if let index = state.idle.lastIndex(where: { $0.poolKey == key }) {

@@ -24,10 +24,9 @@ final class SocketTask: TransportTask, @unchecked Sendable {
 
     let request: TransportRequest
     let target: HTTPTarget
-    /// Which pooled connections may carry this request: same scheme, host and port and, with TLS, the same level
-    /// of the ladder and the same trust settings (a connection verified against one trust store is never lent to a
-    /// request that asked for another, nor a relaxed one to a strict request).
-    let poolKey: String
+    /// Which pooled connections may carry this request: a connection verified against one trust store is never lent
+    /// to a request that asked for another, nor a relaxed one to a strict request (`PoolKey`).
+    let poolKey: PoolKey
     private let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     private let state = Locked(State())
     /// The transport's count of reports handed to `TransportReports.queue` whose completion has not returned yet
@@ -44,15 +43,12 @@ final class SocketTask: TransportTask, @unchecked Sendable {
         self.target = target
         self.scheduledReports = scheduledReports
         self.completion = completion
+        var poolKey = target.poolKey
         if target.secure {
-            let trust = request.trust
-            let pins = trust.pinnedKeyDigests.map { Base64.encode($0) }.sorted().joined(separator: ",")
-            self.poolKey =
-                target.poolKey + "|\(request.relaxedCertificateValidation ? "relaxed" : "strict")"
-                + "|\(trust.anchorCertificatesFile ?? "")|\(pins)"
-        } else {
-            self.poolKey = target.poolKey
+            poolKey.relaxed = request.relaxedCertificateValidation
+            poolKey.trust = request.trust
         }
+        self.poolKey = poolKey
     }
 
     /// True once the outcome was reported (or the task cancelled).
