@@ -8,8 +8,9 @@ import Foundation
 // two escapes and one copy.
 
 /// The GET publish requests of one `EndpointContext`: `Endpoint.request`'s text and settings, made from the text it
-/// gave for one publish of that context, cut around the channel and the message. `EndpointTests` compare the two on
-/// contexts, channels and messages of every kind. Immutable; a class so the engine keeps one without copying it.
+/// gave for one publish of that context, cut around the channel and the message. `EndpointPublishTemplateTests` compare
+/// the two on contexts, channels and messages of every kind. Immutable; a class so the engine keeps one without copying
+/// it.
 final class PublishRequestTemplate: Sendable {
     /// The context the template was made for; it makes requests for that context alone.
     let context: EndpointContext
