@@ -36,9 +36,9 @@ final class PublishRequestTemplate: Sendable {
 
     private static func cut(_ context: EndpointContext) -> Cut? {
         let prefix = (context.secure ? "https://" : "http://") + context.origin
-        guard context.secretKey.isEmpty, !context.origin.isEmpty,
-            PNConfiguration.parsePlainOrigin(context.origin) != nil || RequestURLText.acceptsOrigin(prefix),
-            let model = Endpoint.publish(channel: "c", message: "m", method: .get).request(in: context, timeout: 0)
+        guard context.secretKey.isEmpty,
+            let model = Endpoint.publish(channel: "c", message: "m", method: .get).request(in: context, timeout: 0),
+            RequestURLText.takesAsItIs(origin: context.origin, prefix: prefix)
         else { return nil }
         var head = Array(prefix.utf8)
         head.append(contentsOf: "/publish/".utf8)

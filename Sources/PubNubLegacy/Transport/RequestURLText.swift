@@ -17,12 +17,16 @@ enum RequestURLText {
         let text = prefix + pathAndQuery
         // `URL(string:)` takes an origin `parsePlainOrigin` reads as it is (`RequestURLTextTests`): a client on such
         // an origin never loads `URL`'s parser (BENCHMARKS.md, idle client).
-        if Self.isPlainPathAndQuery(pathAndQuery),
-            PNConfiguration.parsePlainOrigin(origin) != nil || Self.acceptsOrigin(prefix)
-        {
+        if Self.isPlainPathAndQuery(pathAndQuery), Self.takesAsItIs(origin: origin, prefix: prefix) {
             return text
         }
         return URL(string: text)?.absoluteString
+    }
+
+    /// Whether `URL(string:)` takes `prefix` (`scheme://origin`) followed by any path and query `isPlainPathAndQuery`
+    /// accepts as it is: an origin `PNConfiguration.parsePlainOrigin` reads, or one `acceptsOrigin`.
+    static func takesAsItIs(origin: String, prefix: String) -> Bool {
+        PNConfiguration.parsePlainOrigin(origin) != nil || Self.acceptsOrigin(prefix)
     }
 
     /// Whether `URL(string:)` takes `prefix` (`scheme://origin`) followed by a path as it is (accepted, and its
