@@ -10,8 +10,7 @@ if ! command -v wrk >/dev/null; then
     echo "installing wrk (Debian package)"
     (apt-get update -qq && apt-get install -y -qq wrk) >/dev/null
 fi
-swift build -c release --product LegacyDemo >/dev/null
-bin="$(swift build -c release --show-bin-path)/LegacyDemo"
+bin="$(Scripts/release-build.sh)"
 
 log="$(mktemp)"
 "$bin" origin --port 0 >"$log" &

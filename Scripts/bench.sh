@@ -15,15 +15,20 @@
 # new and on a kept-alive connection) and `GOAL` lines (met or missed).
 # Installs what it needs on a fresh clone: the venv (.venv-interop, as Scripts/test.sh) and `wrk` and the
 # `openssl` tool (Debian; the TLS terminator makes its test CA with it).
-# Usage: Scripts/bench.sh [--quick]
+# Usage: Scripts/bench.sh [--quick] [--dynamic]
+#   --dynamic: measure LegacyDemo linked to the shared Swift libraries (Scripts/release-build.sh; on Linux the
+#   default links them statically, as Swift servers are deployed there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=()
-case "${1:-}" in
-    "") ;;
-    --quick) quick=(--quick) ;;
-    *) echo "usage: Scripts/bench.sh [--quick]" >&2; exit 2 ;;
-esac
+linking=()
+for argument in "$@"; do
+    case "$argument" in
+        --quick) quick=(--quick) ;;
+        --dynamic) linking=(--dynamic) ;;
+        *) echo "usage: Scripts/bench.sh [--quick] [--dynamic]" >&2; exit 2 ;;
+    esac
+done
 
 if ! command -v openssl >/dev/null; then
     echo "installing openssl (Debian package)" >&2
@@ -38,9 +43,10 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r Tests/Interop/requirements.txt
-echo "building LegacyDemo (release)" >&2
-swift build -c release --product LegacyDemo >/dev/null
-bin="$(swift build -c release --show-bin-path)/LegacyDemo"
+echo "building LegacyDemo (release${linking[*]:+, ${linking[*]#--}})" >&2
+bin="$(Scripts/release-build.sh "${linking[@]}")"
+linked="Swift runtime and Foundation linked in statically"
+if readelf -d "$bin" 2>/dev/null | grep libswiftCore >/dev/null; then linked="shared Swift runtime and Foundation"; fi
 
 work="$(mktemp -d)"
 "$bin" origin --port 0 >"$work/origin.log" 2>&1 &
@@ -53,7 +59,7 @@ address="$(sed -n 's/^listening on //p' "$work/origin.log" | head -1)"
 
 echo "# machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 echo "# $(swift --version 2>&1 | head -1); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# origin: release LegacyDemo origin at $address; command: Scripts/bench.sh${quick[*]:+ ${quick[*]}}"
+echo "# origin: release LegacyDemo origin at $address ($linked); command: Scripts/bench.sh${quick[*]:+ ${quick[*]}}${linking[*]:+ ${linking[*]}}"
 
 # A run that fails (a delivery lost messages) still prints its figures; the summary says which goal it missed, and the
 # script's status is 1.
