@@ -78,7 +78,7 @@ enum OriginCommand {
     /// Reads control commands from stdin on a thread of its own and answers each on stdout; ends the run at end of
     /// input or on `quit`.
     private static func startControlThread(_ origin: LocalOrigin, _ termination: Termination) {
-        let thread = Thread {
+        NamedThread.start("demo.control") {
             while let line = readLine(strippingNewline: true) {
                 let command = line.trimmingCharacters(in: .whitespaces)
                 if command.isEmpty || command.hasPrefix("#") { continue }
@@ -91,8 +91,6 @@ enum OriginCommand {
             }
             termination.end("end of input")
         }
-        thread.name = "LegacyDemo.control"
-        thread.start()
     }
 }
 

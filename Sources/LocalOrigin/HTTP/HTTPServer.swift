@@ -148,10 +148,10 @@ public final class HTTPServer: @unchecked Sendable {
             throw error
         }
         for (number, loop) in loops.enumerated() {
-            Self.startThread(named: "LocalOrigin.HTTP.loop\(number)") { loop.run() }
+            NamedThread.start("origin.loop\(number)") { loop.run() }
             loop.started.wait()  // the loop knows its thread before any answer can be delivered to it
         }
-        Self.startThread(named: "LocalOrigin.HTTP.accept") { acceptor.run() }
+        NamedThread.start("origin.accept") { acceptor.run() }
         self.state.withLock {
             $0.phase = .running(acceptor: acceptor, loops: loops)
             $0.boundPort = boundPort
@@ -206,7 +206,7 @@ public final class HTTPServer: @unchecked Sendable {
             if acceptor.isCurrentThread || loops.contains(where: { $0.isCurrentThread }) {
                 // This thread ends only after its callback returns, so another thread waits for the end on its
                 // behalf; concurrent `stop()` callers wait for that.
-                Self.startThread(named: "LocalOrigin.HTTP.stop", finish)
+                NamedThread.start("origin.stop", finish)
             } else {
                 finish()
             }
@@ -283,13 +283,5 @@ public final class HTTPServer: @unchecked Sendable {
             }
         }
         for latch in latches { latch.wait() }
-    }
-
-    // MARK: - Threads
-
-    private static func startThread(named name: String, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
-        thread.name = name
-        thread.start()
     }
 }

@@ -112,9 +112,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
         case .signal:
             self.monitor.signal()
         case .spawn:
-            let thread = Thread { [self] in self.writeLoop() }
-            thread.name = "com.pubnub.legacy.pipeline.\(self.label).writer"
-            thread.start()
+            NamedThread.start("pn.\(self.label).w") { [self] in self.writeLoop() }
         }
         return task
     }
@@ -246,9 +244,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
                 return nil
             }
             let limits = task.request.limits
-            let thread = Thread { [self] in self.readLoop(line, limits: limits) }
-            thread.name = "com.pubnub.legacy.pipeline.\(self.label).reader"
-            thread.start()
+            NamedThread.start("pn.\(self.label).r") { [self] in self.readLoop(line, limits: limits) }
             return line
         }
     }

@@ -116,9 +116,7 @@ final class SocketPool: Sendable {
         case .signal:
             self.monitor.signal()
         case .spawn:
-            let thread = Thread { [self] in self.work() }
-            thread.name = "com.pubnub.legacy.socket.\(self.label)"
-            thread.start()
+            NamedThread.start("pn.\(self.label)") { [self] in self.work() }
         }
     }
 
