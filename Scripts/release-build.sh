@@ -2,7 +2,8 @@
 # Builds the release LegacyDemo that Scripts/bench.sh, cost.sh and bench-origin.sh measure, and prints its path.
 # On Linux the binary links the Swift runtime and Foundation statically (`--static-swift-stdlib`, in .build-static),
 # the way Swift server applications are deployed there: an idle subscribed client is then about 6 MB smaller
-# resident than with the shared libraries (BENCHMARKS.md, "Linking"). `--dynamic` builds the usual .build one.
+# resident than with the shared libraries (BENCHMARKS.md, "The goals of issue 29"). `--dynamic` builds the usual
+# .build one.
 # Usage: Scripts/release-build.sh [--dynamic]   (the build's output is shown only when it fails)
 set -euo pipefail
 cd "$(dirname "$0")/.."
