@@ -5,8 +5,9 @@ import Testing
 
 @testable import PubNubLegacy
 
-/// `NamedThread` gives threads names the system keeps: on Linux the kernel refuses a name over 15 bytes, and the
-/// thread then shows, in `top -H`, `perf` and `/proc`, the name of the thread that started it.
+/// `NamedThread` gives threads names the system keeps. On Linux a name Foundation drops (one set before `start()`, or
+/// set by the new thread before `start()` returned) or the kernel refuses (over 15 bytes) leaves the thread showing,
+/// in `top -H`, `perf` and `/proc`, the name of the thread that started it.
 @Suite struct NamedThreadTests {
     @Test func namesAreCutToFifteenBytesOnACharacterBoundary() {
         #expect(NamedThread.kept("pn.service") == "pn.service")
@@ -36,8 +37,8 @@ import Testing
         #expect(seen.withLock { $0 } == NamedThread.kept(name))
     }
 
-    /// The socket workers, whose completions run on their own thread, are named after their lane: a Foundation
-    /// name of 25 bytes and more left them named as the dispatch worker that started them.
+    /// The socket workers, whose completions run on their own thread, are named after their lane: their names set
+    /// before `start()` (and over 15 bytes) left them named as the dispatch worker that started them.
     @Test func aSocketWorkerIsNamedAfterItsLane() async throws {
         let origin = try LocalOrigin.start()
         defer { origin.stop() }
