@@ -28,12 +28,12 @@ import Testing
     @Test(arguments: ["pn.short", "a.name.longer.than.fifteen.bytes"])
     func theKernelKeepsTheName(name: String) async throws {
         let seen = Locked<String?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        let done = Latch()
         NamedThread.start(name) {
             seen.set(Self.kernelName())
-            done.signal()
+            done.open()
         }
-        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(done.wait(timeout: 20))
         #expect(seen.withLock { $0 } == NamedThread.kept(name))
     }
 
