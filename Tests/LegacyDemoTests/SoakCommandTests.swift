@@ -112,6 +112,22 @@ struct SoakCommandTests {
         #expect(!publishes.contains { $0.contains("%22seq%22") || $0.contains("%22body%22") })
     }
 
+    /// Messages that arrive seconds late are late, not lost: the end waits while messages keep arriving. Every
+    /// subscribe answer here is held 2 s, so the last messages arrive up to about 4 s after their publish, later
+    /// than the 3 s a fixed wait gave them.
+    @Test func lateMessagesAtTheEndAreWaitedFor() throws {
+        let origin = try DemoProcess(["origin", "--port", "0", "--fault", "delay=2 subscribe"])
+        defer { origin.stop() }
+        let address = try #require(origin.waitForLine(containing: "listening on ")).dropFirst("listening on ".count)
+        let (demo, status) = try self.runToEnd([
+            "soak", "--origin", String(address), "--publish-key", "demo", "--subscribe-key", "demo", "--insecure",
+            "--idle", "0.05", "--duration", "5",
+        ])
+        try self.expectCleanResult(demo, status)
+        // The delay did stretch delivery past the old fixed wait.
+        #expect((demo.result?["p99_ms"] ?? 0) > 3_000, "stdout: \(demo.output)")
+    }
+
     @Test func soakAgainstASeparateOriginProcess() throws {
         let origin = try DemoProcess(["origin", "--port", "0", "--verbose"])
         defer { origin.stop() }

@@ -30,6 +30,8 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
     private var skippedRounds = 0
     private var firstAcknowledged = false
     private var settled: (() -> Void)?
+    /// Publishes answered or failed and messages arrived so far: the end of the run waits while this grows.
+    private var outcomes = 0
     /// When `start` ran (uptime nanoseconds): the progress lines count from it.
     private var started: UInt64 = 0
 
@@ -80,9 +82,16 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
         }
     }
 
-    /// Stops publishing and calls `done` on `queue` once every message in flight is answered and arrived, or after
-    /// `timeout` seconds.
-    func stopPublishing(waitingAtMost timeout: Double, then done: @escaping @Sendable () -> Void) {
+    /// Stops publishing and calls `done` on `queue` once every message in flight is answered and arrived, once
+    /// `quiet` seconds pass in which none was answered, failed or arrived, or after `limit` seconds in all.
+    ///
+    /// The wait ends on silence rather than at a fixed time: on a loaded machine messages can take seconds and still
+    /// arrive, and a message that is only late is not lost.
+    func stopPublishing(
+        quietAtMost quiet: Double,
+        limit: Double,
+        then done: @escaping @Sendable () -> Void
+    ) {
         self.queue.async {
             self.publishing = false
             self.stopped = true
@@ -100,7 +109,20 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
             }
             self.output.essential("stopped publishing; waiting for \(self.ledger.inFlight) message(s) in flight")
             self.settled = finish
-            self.queue.asyncAfter(deadline: .now() + timeout) { finish() }
+            self.queue.asyncAfter(deadline: .now() + limit) { finish() }
+            self.finishWhenQuiet(for: quiet, seen: self.outcomes, then: finish)
+        }
+    }
+
+    /// Calls `finish` if no outcome came in the `quiet` seconds since `outcomes` was `seen`, else looks again
+    /// `quiet` seconds later.
+    private func finishWhenQuiet(for quiet: Double, seen: Int, then finish: @escaping @Sendable () -> Void) {
+        self.queue.asyncAfter(deadline: .now() + quiet) {
+            if self.outcomes == seen {
+                finish()
+            } else {
+                self.finishWhenQuiet(for: quiet, seen: self.outcomes, then: finish)
+            }
         }
     }
 
@@ -241,10 +263,11 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
     }
 
     /// A message acknowledged but not arrived this long after its publish counts as lost in a progress line (the
-    /// end of the run waits as long for messages in flight).
+    /// end of the run waits until messages in flight have been silent as long).
     static let overdueSeconds = 3.0
 
     private func checkSettled() {
+        self.outcomes += 1
         if self.ledger.inFlight == 0 { self.settled?() }
     }
 

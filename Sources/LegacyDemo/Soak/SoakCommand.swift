@@ -32,8 +32,10 @@ enum SoakCommand {
     /// When the RSS is sampled a second time: after the first minute.
     private static let settlingSeconds = 60.0
 
-    /// How long the end waits for messages in flight, and for the unsubscribe (whose leave gives up after 10 s).
-    private static let drainTimeout = SoakClient.overdueSeconds
+    /// How long the end waits for messages in flight: until none has come for `drainQuiet` seconds, at most
+    /// `drainLimit` seconds in all; and for the unsubscribe (whose leave gives up after 10 s).
+    private static let drainQuiet = SoakClient.overdueSeconds
+    private static let drainLimit = 30.0
     private static let unsubscribeTimeout = 12.0
 
     static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
@@ -86,7 +88,7 @@ enum SoakCommand {
         output.essential("stopping (\(reason))")
 
         let drained = DispatchSemaphore(value: 0)
-        soak.stopPublishing(waitingAtMost: Self.drainTimeout) { drained.signal() }
+        soak.stopPublishing(quietAtMost: Self.drainQuiet, limit: Self.drainLimit) { drained.signal() }
         drained.wait()
         let unsubscribed = DispatchSemaphore(value: 0)
         let unsubscribeOutcome = Locked<String?>(nil)
