@@ -148,28 +148,41 @@ final class SocketConnection: @unchecked Sendable {
         self.stream.isHealthyWhileIdle
     }
 
-    /// Writes `head` and `body`, runs `whileWaiting` (the request is on its way; its answer's time has not started),
-    /// then reads one response within `limits`, failing after `timeout` without progress. When `whileWaiting` returns
-    /// true (the request's deadline passed meanwhile), only an answer that has begun to arrive is read; without one
-    /// the exchange fails with `.timedOut` at once. On failure the connection must be closed.
+    /// Writes what the socket takes of `head`, then `body`, without waiting (`SocketStream.writeWithoutWaiting`):
+    /// the count written, to be passed to `exchange` as `written`; nil when the connection failed (close it).
+    func writeWithoutWaiting(head: [UInt8], body: Data?) -> Int? {
+        guard let written = head.withUnsafeBytes({ self.stream.writeWithoutWaiting($0) }) else { return nil }
+        guard written == head.count, let body, !body.isEmpty else { return written }
+        return body.withUnsafeBytes { self.stream.writeWithoutWaiting($0) }.map { written + $0 }
+    }
+
+    /// Writes `head` and `body` (less their first `written` bytes, already sent by `writeWithoutWaiting`), runs
+    /// `whileWaiting` (the request is on its way; its answer's time has not started), then reads one response within
+    /// `limits`, failing after `timeout` without progress. When `whileWaiting` returns true (the request's deadline
+    /// passed meanwhile), only an answer that has begun to arrive is read; without one the exchange fails with
+    /// `.timedOut` at once. On failure the connection must be closed.
     func exchange(
         head: [UInt8],
         body: Data?,
+        written: Int = 0,
         timeout: TimeInterval,
         limits: ResponseLimits = ResponseLimits(),
         whileWaiting: () -> Bool = { false }
     ) -> Result<(TransportResponse, reusable: Bool), TransportFailure> {
         let milliseconds = Self.milliseconds(timeout)
-        if let failure = self.write(head, milliseconds: milliseconds) { return .failure(failure) }
-        if let body, !body.isEmpty {
-            if let failure = self.write(Array(body), milliseconds: milliseconds) { return .failure(failure) }
+        if written < head.count {
+            let rest = head[written...].withUnsafeBytes { self.stream.write($0, milliseconds: milliseconds) }
+            if let failure = rest { return .failure(failure) }
+        }
+        if let body, written - head.count < body.count {
+            let skipped = max(0, written - head.count)
+            let rest = body.withUnsafeBytes {
+                self.stream.write(UnsafeRawBufferPointer(rebasing: $0[skipped...]), milliseconds: milliseconds)
+            }
+            if let failure = rest { return .failure(failure) }
         }
         let expired = whileWaiting()
         return self.read(firstWait: expired ? 0 : milliseconds, milliseconds: milliseconds, limits: limits)
-    }
-
-    private func write(_ bytes: [UInt8], milliseconds: Int32) -> TransportFailure? {
-        bytes.withUnsafeBytes { self.stream.write($0, milliseconds: milliseconds) }
     }
 
     /// Reads one response, waiting up to `firstWait` for its first bytes and up to `milliseconds` for each later

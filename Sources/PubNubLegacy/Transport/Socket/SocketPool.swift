@@ -4,13 +4,28 @@ import PlatformSupport
 // The pool behind `SocketTransport`: requests wait in FIFO order for one of at most `maximumConnections` worker
 // threads, each carrying one request at a time over a connection of the idle pool or a new one. A worker that reads
 // an answer reports it on its own thread (`WorkerThread`), and a request sent from inside that report is left for it.
+// A request sent from any other thread while a worker waits idle and a kept-alive plain connection is free is written
+// by the sender itself (`writeAtOnce`): it is on its way before the woken worker runs, which only reads its answer.
 
 /// The queue of waiting requests, the worker threads and the idle connections of one `SocketTransport`.
 // Sendable: its mutable state lives in `monitor`; every other stored property is an immutable `let`.
 final class SocketPool: Sendable {
+    /// A request waiting for a worker, with the connection it was already written on (`writeAtOnce`), if any.
+    private struct Waiting {
+        let task: SocketTask
+        let written: Written?
+    }
+
+    /// A request written by its sender: its connection, its head, and how many bytes of head and body went out.
+    private struct Written {
+        let connection: SocketConnection
+        let head: [UInt8]
+        let bytes: Int
+    }
+
     private struct State {
         var invalidated = false
-        var waiting: [SocketTask] = []
+        var waiting: [Waiting] = []
         /// Index of the first request in `waiting` not yet taken, so taking one is O(1).
         var waitingHead = 0
         var workers = 0
@@ -22,6 +37,8 @@ final class SocketPool: Sendable {
         var idle: [SocketConnection] = []
         /// Requests a worker is carrying out, for `invalidate()`.
         var running: [ObjectIdentifier: SocketTask] = [:]
+        /// Requests their senders wrote (`writeAtOnce`), for tests.
+        var writtenBySender = 0
 
         var hasWaiting: Bool { self.waitingHead < self.waiting.count }
     }
@@ -69,6 +86,16 @@ final class SocketPool: Sendable {
         return held + self.scheduledReports.withLock { $0 }
     }
 
+    /// Workers waiting for a request (a worker woken but not yet running still counts).
+    var idleWorkerCount: Int {
+        self.monitor.withLock { $0.idleWorkers }
+    }
+
+    /// How many requests their senders wrote themselves (`writeAtOnce`) since the pool was made.
+    var writtenBySenderCount: Int {
+        self.monitor.withLock { $0.writtenBySender }
+    }
+
     var unreadAnswerCount: Int {
         let running = self.monitor.withLock { Array($0.running.values) }
         return running.count { $0.isAnswerUnread }
@@ -85,15 +112,18 @@ final class SocketPool: Sendable {
     /// Queues `task` and makes sure a worker will take it; a task sent after `invalidate()` is cancelled. Sent from
     /// inside the completion of one of this pool's workers, it is left for that worker, which takes the oldest
     /// waiting request as soon as its completion returns (the next publish is written by the thread that read the
-    /// previous answer).
+    /// previous answer). Sent from elsewhere while a worker waits idle, it may be written on the calling thread
+    /// first (`writeAtOnce`); the worker then only reads its answer.
     func enqueue(_ task: SocketTask) {
         enum Step { case cancel, keep, signal, spawn }
         let worker = WorkerThread.current.flatMap { worker in
             worker.pool == ObjectIdentifier(self) && worker.reporting && !worker.promised ? worker : nil
         }
+        let written = worker == nil ? self.writeAtOnce(task) : nil
         let step = self.monitor.withLock { state -> Step in
             if state.invalidated { return .cancel }
-            state.waiting.append(task)
+            state.waiting.append(Waiting(task: task, written: written))
+            if written != nil { state.writtenBySender += 1 }
             if worker != nil {
                 state.promised += 1
                 return .keep
@@ -111,6 +141,10 @@ final class SocketPool: Sendable {
         switch step {
         case .cancel:
             task.cancel()
+            if let written {
+                _ = task.detach()
+                written.connection.close()
+            }
         case .keep:
             worker?.promised = true
         case .signal:
@@ -124,10 +158,12 @@ final class SocketPool: Sendable {
     func invalidate() {
         let (tasks, connections) = self.monitor.withLock { state -> ([SocketTask], [SocketConnection]) in
             state.invalidated = true
-            let tasks = Array(state.waiting[state.waitingHead...]) + Array(state.running.values)
+            let waiting = state.waiting[state.waitingHead...]
+            let tasks = waiting.map(\.task) + Array(state.running.values)
             state.waiting = []
             state.waitingHead = 0
-            let connections = state.idle
+            // A written request's connection belongs to no worker yet: its task's cancel shuts it down first.
+            let connections = state.idle + waiting.compactMap(\.written?.connection)
             state.idle = []
             return (tasks, connections)
         }
@@ -148,13 +184,14 @@ final class SocketPool: Sendable {
                     return
                 case .owedWork:
                     worker.runOwedWork()
-                case .task(let task):
+                case .task(let waiting):
+                    let task = waiting.task
                     let outcome: Result<TransportResponse, TransportFailure>?
                     if self.reusesConnections {
                         // The listener calls a report left run while this request is on its way (a publish queued
                         // behind the one answered: its calls and its round trip overlap). Its deadline waits for
                         // them (`SocketTask.expire()`): an answer that came meanwhile is taken, not timed out.
-                        outcome = self.carryOut(task) {
+                        outcome = self.carryOut(waiting) {
                             guard worker.owesWork, task.beginUnreadWait() else { return false }
                             worker.runOwedWork()
                             return task.endUnreadWait()
@@ -163,7 +200,7 @@ final class SocketPool: Sendable {
                         // A new connection per request (the long-poll lane): the calls of the answer come first,
                         // not after a connect.
                         worker.runOwedWork()
-                        outcome = self.carryOut(task) { false }
+                        outcome = self.carryOut(waiting) { false }
                     }
                     if let outcome {
                         worker.report { task.finishOnWorker(outcome) }
@@ -176,8 +213,8 @@ final class SocketPool: Sendable {
 
     /// What a worker does next.
     private enum Next {
-        /// Carry out this request.
-        case task(SocketTask)
+        /// Carry out this request (or, written by its sender, read its answer).
+        case task(Waiting)
         /// Run the work its last report left (`WorkerThread.afterCompletion`): there is no request to write first.
         case owedWork
         /// End the thread (invalidated, or idle for `workerLinger`).
@@ -208,7 +245,7 @@ final class SocketPool: Sendable {
                     state.waiting.removeAll(keepingCapacity: true)
                     state.waitingHead = 0
                 }
-                state.running[ObjectIdentifier(task)] = task
+                state.running[ObjectIdentifier(task.task)] = task.task
                 return .done(.task(task))
             }
             if wake == .first && worker.owesWork {
@@ -225,14 +262,20 @@ final class SocketPool: Sendable {
         }
     }
 
-    /// Carries `task` out (writes the request, reads its answer) and returns its outcome, to be reported with no lock
-    /// held; nil when there is nothing to report (it was cancelled before anything was written, and reported its
-    /// cancellation then). `whileWaiting` runs once the request is written (not at all when it never is) and returns
-    /// true when the request's deadline passed meanwhile (`SocketConnection.exchange`).
+    /// Carries a waiting request out (writes the request, or what its sender did not, and reads its answer) and
+    /// returns its outcome, to be reported with no lock held; nil when there is nothing to report (it was cancelled
+    /// before anything was written, and reported its cancellation then). `whileWaiting` runs once the request is
+    /// written (not at all when it never is) and returns true when the request's deadline passed meanwhile
+    /// (`SocketConnection.exchange`).
     private func carryOut(
-        _ task: SocketTask,
+        _ waiting: Waiting,
         whileWaiting: () -> Bool
     ) -> Result<TransportResponse, TransportFailure>? {
+        let task = waiting.task
+        if let written = waiting.written {
+            // Attached by its sender: a cancel since has shut the connection down, and the read below fails.
+            return self.exchange(task, on: written.connection, head: written.head, written: written.bytes, whileWaiting)
+        }
         if task.isFinished { return nil }
         let connection: SocketConnection
         if let pooled = self.takeIdle(for: task.poolKey) {
@@ -253,9 +296,23 @@ final class SocketPool: Sendable {
             self.putIdle(connection)
             return nil
         }
+        let head = Self.head(of: task, keepAlive: self.reusesConnections)
+        return self.exchange(task, on: connection, head: head, written: 0, whileWaiting)
+    }
+
+    /// Writes `task`'s request on the attached `connection` (less the `written` bytes already sent), reads its answer,
+    /// and pools or closes the connection.
+    private func exchange(
+        _ task: SocketTask,
+        on connection: SocketConnection,
+        head: [UInt8],
+        written: Int,
+        _ whileWaiting: () -> Bool
+    ) -> Result<TransportResponse, TransportFailure> {
         let result = connection.exchange(
-            head: Self.head(of: task, keepAlive: self.reusesConnections),
+            head: head,
             body: task.request.body,
+            written: written,
             timeout: task.request.timeout,
             limits: task.request.limits,
             whileWaiting: whileWaiting
@@ -273,6 +330,39 @@ final class SocketPool: Sendable {
             connection.close()
             return .failure(failure)
         }
+    }
+
+    /// Writes `task`'s request on the calling thread, as far as the socket takes it without waiting, when that saves
+    /// waking a thread before it is on its way: the pool keeps connections alive, the target is plain `http` (an
+    /// `SSL_write` cut short must be finished by the same caller), a worker waits idle with no request before this
+    /// one, and an idle connection for the task's key is healthy. Returns the connection, attached to the task, and
+    /// what was written; nil when the worker is to carry the whole request out as usual.
+    private func writeAtOnce(_ task: SocketTask) -> Written? {
+        guard self.reusesConnections, !task.target.secure else { return nil }
+        let idle = self.monitor.withLock { state -> SocketConnection? in
+            guard !state.invalidated, !state.hasWaiting, state.promised == 0, state.idleWorkers > 0,
+                let index = state.idle.lastIndex(where: { $0.poolKey == task.poolKey })
+            else { return nil }
+            return state.idle.remove(at: index)
+        }
+        guard let connection = idle else { return nil }
+        guard connection.isHealthyWhileIdle else {
+            connection.close()
+            return nil
+        }
+        guard task.attach(connection.descriptor) else {
+            self.putIdle(connection)
+            return nil
+        }
+        let head = Self.head(of: task)
+        guard let bytes = connection.writeWithoutWaiting(head: head, body: task.request.body) else {
+            // Not all of it went out: the origin cannot act on a request cut short, so a worker sends it again on
+            // another connection.
+            _ = task.detach()
+            connection.close()
+            return nil
+        }
+        return Written(connection: connection, head: head, bytes: bytes)
     }
 
     /// The most recently used healthy idle connection for `key`; stale ones met on the way are closed. Without

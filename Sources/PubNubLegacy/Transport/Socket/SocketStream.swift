@@ -25,6 +25,10 @@ protocol SocketStream: AnyObject {
     /// progress). After a failure the stream must be closed.
     func write(_ bytes: UnsafeRawBufferPointer, milliseconds: Int32) -> TransportFailure?
 
+    /// Writes what the socket takes of `bytes` without waiting: the count written (0 … `bytes.count`), nil when the
+    /// connection failed (the stream must then be closed). `write` finishes the rest.
+    func writeWithoutWaiting(_ bytes: UnsafeRawBufferPointer) -> Int?
+
     /// Reads what is available into `buffer`, waiting up to `milliseconds` for something: the byte count, 0 at the
     /// end of the stream, or the failure. After a failure the stream must be closed.
     func read(into buffer: UnsafeMutableRawBufferPointer, milliseconds: Int32) -> Result<Int, TransportFailure>
@@ -60,6 +64,21 @@ final class PlainStream: SocketStream, @unchecked Sendable {
             if events < 0 { return SocketFailure.connectionLost }
         }
         return nil
+    }
+
+    func writeWithoutWaiting(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = POSIXSocket.send(self.descriptor, UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0, POSIXSocket.isTransient(POSIXSocket.lastError) {
+                break
+            } else {
+                return nil
+            }
+        }
+        return offset
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer, milliseconds: Int32) -> Result<Int, TransportFailure> {

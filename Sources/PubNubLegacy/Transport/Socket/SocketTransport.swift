@@ -128,6 +128,17 @@ final class SocketTransport: HTTPTransport {
         self.pool.staleIdleConnectionCount
     }
 
+    /// Worker threads waiting for a request, for tests.
+    var idleWorkerCount: Int {
+        self.pool.idleWorkerCount
+    }
+
+    /// Requests written by the thread that sent them, a worker reading only their answers (`SocketPool.enqueue`), for
+    /// tests.
+    var writtenBySenderCount: Int {
+        self.pool.writtenBySenderCount
+    }
+
     /// Requests sent and not yet taken by a worker (waiting for a connection slot), for tests.
     var queuedRequestCount: Int {
         self.pool.queuedRequestCount

@@ -198,6 +198,12 @@ final class TLSStream: SocketStream, @unchecked Sendable {
         return nil
     }
 
+    /// Writes nothing: an `SSL_write` that could not finish must be repeated with the same bytes, so the whole
+    /// request is left to `write` (the pool writes TLS requests on its workers only).
+    func writeWithoutWaiting(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        0
+    }
+
     func read(into buffer: UnsafeMutableRawBufferPointer, milliseconds: Int32) -> Result<Int, TransportFailure> {
         while true {
             self.library.errorClear()
