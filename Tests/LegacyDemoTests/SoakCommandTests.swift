@@ -17,6 +17,24 @@ struct SoakCommandTests {
         return (demo, status)
     }
 
+    /// Starts `LegacyDemo origin` on a kernel-chosen port with `flags`; returns it (the caller stops it) and the
+    /// address it listens on.
+    private func startOrigin(_ flags: [String] = []) throws -> (process: DemoProcess, address: String) {
+        let origin = try DemoProcess(["origin", "--port", "0"] + flags)
+        do {
+            let line = try #require(origin.waitForLine(containing: "listening on "), "stderr: \(origin.errors)")
+            return (origin, String(line.dropFirst("listening on ".count)))
+        } catch {
+            origin.stop()
+            throw error
+        }
+    }
+
+    /// A soak against the origin at `address` with the demo keys over plain HTTP, and `flags`.
+    private static func soakArguments(against address: String, _ flags: [String]) -> [String] {
+        ["soak", "--origin", address, "--publish-key", "demo", "--subscribe-key", "demo", "--insecure"] + flags
+    }
+
     /// The RESULT line has every field, in order, and shows a clean run with traffic.
     private func expectCleanResult(_ demo: DemoProcess, _ status: Int32?) throws {
         let last = try #require(demo.output.split(separator: "\n").last, "no output; stderr: \(demo.errors)")
@@ -96,13 +114,11 @@ struct SoakCommandTests {
     }
 
     @Test func cipherKeySoakPassesAndPublishesCiphertext() throws {
-        let origin = try DemoProcess(["origin", "--port", "0", "--verbose"])
+        let (origin, address) = try self.startOrigin(["--verbose"])
         defer { origin.stop() }
-        let address = try #require(origin.waitForLine(containing: "listening on ")).dropFirst("listening on ".count)
-        let (demo, status) = try self.runToEnd([
-            "soak", "--origin", String(address), "--publish-key", "demo", "--subscribe-key", "demo", "--insecure",
-            "--cipher-key", "enigma", "--idle", "0.05", "--duration", "2",
-        ])
+        let (demo, status) = try self.runToEnd(
+            Self.soakArguments(against: address, ["--cipher-key", "enigma", "--idle", "0.05", "--duration", "2"])
+        )
         try self.expectCleanResult(demo, status)
         origin.stop()
         let publishes = origin.output.split(separator: "\n").filter { $0.contains("/publish/") }
@@ -116,26 +132,22 @@ struct SoakCommandTests {
     /// subscribe answer here is held 2 s, so the last messages arrive up to about 4 s after their publish, later
     /// than the 3 s a fixed wait gave them.
     @Test func lateMessagesAtTheEndAreWaitedFor() throws {
-        let origin = try DemoProcess(["origin", "--port", "0", "--fault", "delay=2 subscribe"])
+        let (origin, address) = try self.startOrigin(["--fault", "delay=2 subscribe"])
         defer { origin.stop() }
-        let address = try #require(origin.waitForLine(containing: "listening on ")).dropFirst("listening on ".count)
-        let (demo, status) = try self.runToEnd([
-            "soak", "--origin", String(address), "--publish-key", "demo", "--subscribe-key", "demo", "--insecure",
-            "--idle", "0.05", "--duration", "5",
-        ])
+        let (demo, status) = try self.runToEnd(
+            Self.soakArguments(against: address, ["--idle", "0.05", "--duration", "5"])
+        )
         try self.expectCleanResult(demo, status)
         // The delay did stretch delivery past the old fixed wait.
         #expect((demo.result?["p99_ms"] ?? 0) > 3_000, "stdout: \(demo.output)")
     }
 
     @Test func soakAgainstASeparateOriginProcess() throws {
-        let origin = try DemoProcess(["origin", "--port", "0", "--verbose"])
+        let (origin, address) = try self.startOrigin(["--verbose"])
         defer { origin.stop() }
-        let address = try #require(origin.waitForLine(containing: "listening on ")).dropFirst("listening on ".count)
-        let (demo, status) = try self.runToEnd([
-            "soak", "--origin", String(address), "--publish-key", "demo", "--subscribe-key", "demo", "--insecure",
-            "--idle", "0.05", "--duration", "2",
-        ])
+        let (demo, status) = try self.runToEnd(
+            Self.soakArguments(against: address, ["--idle", "0.05", "--duration", "2"])
+        )
         try self.expectCleanResult(demo, status)
         #expect(!demo.output.contains("embedded origin"))
         origin.stop()
@@ -145,13 +157,9 @@ struct SoakCommandTests {
     }
 
     @Test func stopWhileTheOriginIsGoneStillReports() throws {
-        let origin = try DemoProcess(["origin", "--port", "0"])
+        let (origin, address) = try self.startOrigin()
         defer { origin.stop() }
-        let address = try #require(origin.waitForLine(containing: "listening on ")).dropFirst("listening on ".count)
-        let demo = try DemoProcess([
-            "soak", "--origin", String(address), "--publish-key", "demo", "--subscribe-key", "demo", "--insecure",
-            "--idle", "0.05", "--show-all-logs",
-        ])
+        let demo = try DemoProcess(Self.soakArguments(against: address, ["--idle", "0.05", "--show-all-logs"]))
         defer { demo.stop() }
         #expect(demo.waitForLine(containing: " received #") != nil, "no message arrived: \(demo.errors)")
         origin.stop()
@@ -264,13 +272,11 @@ struct SoakCommandTests {
 
     @Test func aSoakWhosePublishesAreNeverAcknowledgedFails() throws {
         // A plain origin that accepts only another publish key: connected and subscribed, every publish refused.
-        let origin = try DemoProcess(["origin", "--port", "0", "--publish-key", "only-this-key"])
+        let (origin, address) = try self.startOrigin(["--publish-key", "only-this-key"])
         defer { origin.stop() }
-        let address = try #require(origin.waitForLine(containing: "listening on ")).dropFirst("listening on ".count)
-        let (demo, status) = try self.runToEnd([
-            "soak", "--origin", String(address), "--publish-key", "demo", "--subscribe-key", "demo", "--insecure",
-            "--idle", "0.05", "--duration", "2",
-        ])
+        let (demo, status) = try self.runToEnd(
+            Self.soakArguments(against: address, ["--idle", "0.05", "--duration", "2"])
+        )
         #expect(status == 1, "stdout: \(demo.output)")
         let result = try #require(demo.result, "no RESULT line: \(demo.output)")
         #expect(result["sent"] == 0)
