@@ -115,9 +115,10 @@ final class SoakClient: PNDelegate, @unchecked Sendable {
     }
 
     /// Calls `finish` if no outcome came in the `quiet` seconds since `outcomes` was `seen`, else looks again
-    /// `quiet` seconds later.
+    /// `quiet` seconds later; stops looking once the wait has ended otherwise (`settled` is cleared then).
     private func finishWhenQuiet(for quiet: Double, seen: Int, then finish: @escaping @Sendable () -> Void) {
         self.queue.asyncAfter(deadline: .now() + quiet) {
+            guard self.settled != nil else { return }
             if self.outcomes == seen {
                 finish()
             } else {
