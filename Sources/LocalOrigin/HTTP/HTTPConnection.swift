@@ -145,7 +145,10 @@ final class HTTPConnection: @unchecked Sendable {
             self.processInput()
         }
         self.isProcessing = false
-        self.flush()
+        // Written with the loop's other answers, in the order they were decided: a publish's own answer after the
+        // parked long-polls it answered, so the subscriber's worker is woken first (a reader woken on this loop's
+        // core runs before the loop writes its next answer).
+        self.loop.markDirty(self)
     }
 
     /// A sink's outcome arrived (on the loop thread): count what it holds until it is written.

@@ -155,6 +155,58 @@ final class HTTPTestClient {
         }
     }
 
+    #if canImport(Glibc)
+    /// Asks the kernel to stamp what arrives with the time it arrived (`SO_TIMESTAMPNS`).
+    func stampArrivals() {
+        LoopbackSocket.setOption(self.fd, SOL_SOCKET, Self.timestampOption, 1)
+    }
+
+    /// Waits until bytes arrive, reads them into the buffer (`readResponse` then parses them) and returns when the
+    /// kernel received them (`stampArrivals()` first), as nanoseconds of the real-time clock.
+    func readStamped(within timeout: Duration = .seconds(10)) throws -> Int {
+        var descriptor = pollfd(fd: self.fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000)
+        guard poll(&descriptor, 1, milliseconds) == 1 else { throw HTTPTestError("no bytes within \(timeout)") }
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        // A control message: `cmsghdr` (length, level, type), then a `timespec`.
+        var control = [UInt8](repeating: 0, count: 128)
+        let (count, controlLength) = chunk.withUnsafeMutableBytes { bytes in
+            control.withUnsafeMutableBytes { controlBytes in
+                var vector = iovec(iov_base: bytes.baseAddress, iov_len: bytes.count)
+                return withUnsafeMutablePointer(to: &vector) { vectorPointer in
+                    var message = msghdr()
+                    message.msg_iov = vectorPointer
+                    message.msg_iovlen = 1
+                    message.msg_control = controlBytes.baseAddress
+                    message.msg_controllen = controlBytes.count
+                    return (recvmsg(self.fd, &message, 0), message.msg_controllen)
+                }
+            }
+        }
+        control.removeLast(control.count - min(control.count, controlLength))
+        guard count > 0 else { throw HTTPTestError("recvmsg: \(count), errno \(errno)") }
+        self.buffer.append(contentsOf: chunk[0..<count])
+        let header = MemoryLayout<cmsghdr>.size
+        guard control.count >= header + MemoryLayout<timespec>.size else {
+            throw HTTPTestError("no arrival time came with the bytes")
+        }
+        let (level, type, stamp) = control.withUnsafeBytes { raw in
+            (
+                raw.loadUnaligned(fromByteOffset: MemoryLayout<cmsghdr>.offset(of: \.cmsg_level)!, as: Int32.self),
+                raw.loadUnaligned(fromByteOffset: MemoryLayout<cmsghdr>.offset(of: \.cmsg_type)!, as: Int32.self),
+                raw.loadUnaligned(fromByteOffset: header, as: timespec.self)
+            )
+        }
+        guard level == SOL_SOCKET, type == Self.timestampOption else {
+            throw HTTPTestError("control message \(level)/\(type) is not an arrival time")
+        }
+        return stamp.tv_sec * 1_000_000_000 + stamp.tv_nsec
+    }
+
+    /// `SO_TIMESTAMPNS` (Linux's generic value; glibc's macro does not reach Swift), also the control message's type.
+    private static let timestampOption: Int32 = 35
+    #endif
+
     /// Reads one response framed by `Content-Length`; with `hasBody` false (a HEAD answer) only its head.
     func readResponse(within timeout: Duration = .seconds(10), hasBody: Bool = true) throws -> HTTPTestResponse {
         let deadline = ContinuousClock.now + timeout
@@ -228,8 +280,9 @@ private func systemSend(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int, 
 // MARK: - Handler
 
 /// Routes by path: `/echo…` answers the request as JSON, `/park/ID` parks the sink until the test answers it,
-/// `/raw` answers with raw bytes, `/close` closes without answering, `/big/N` answers N bytes of `x`. Anything
-/// else → 404.
+/// `/release/ID` answers the request parked as ID ("released") and then itself ("releaser"), as a publish answers a
+/// parked long-poll; `/raw` answers with raw bytes, `/close` closes without answering, `/big/N` answers N bytes of
+/// `x`. Anything else → 404.
 final class HTTPTestHandler: HTTPHandler, Sendable {
     private struct Record {
         var parked: [String: any HTTPResponseSink] = [:]
@@ -248,6 +301,11 @@ final class HTTPTestHandler: HTTPHandler, Sendable {
             let id = String(path.dropFirst("/park/".count))
             sink.onClose { [weak self] in self?.recordClose(id) }
             self.record.withLock { $0.parked[id] = sink }
+        } else if path.hasPrefix("/release/") {
+            let id = String(path.dropFirst("/release/".count))
+            let parked = self.record.withLock { $0.parked.removeValue(forKey: id) }
+            parked?.respond(HTTPResponse(status: 200, body: Array("released".utf8)))
+            sink.respond(HTTPResponse(status: parked == nil ? 404 : 200, body: Array("releaser".utf8)))
         } else if path == "/raw" {
             sink.respondRaw(Array("RAW-BYTES".utf8), thenClose: request.header("X-Then-Close") == "1")
         } else if path == "/close" {
