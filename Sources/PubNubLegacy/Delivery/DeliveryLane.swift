@@ -43,23 +43,50 @@ final class DeliveryLane: @unchecked Sendable {
     /// same worker when the drain ends. The main queue's calls must run on the main thread: always a block there.
     func enqueue(_ job: any DeliveryJob) {
         let requests = self.ledger.withLock { $0.append(job, viaRunLoop: self.viaRunLoop) }
-        if requests.queue {
-            if !self.viaRunLoop, let worker = WorkerThread.current, worker.reporting {
-                worker.afterCompletion {
-                    self.queue.sync {
-                        self.drain { $0.queueDrainStarted() }
-                    }
-                }
-            } else {
-                self.queue.async {
+        if requests.queue, !self.viaRunLoop, let worker = WorkerThread.current, worker.reporting {
+            worker.afterCompletion {
+                self.queue.sync {
                     self.drain { $0.queueDrainStarted() }
                 }
             }
-        }
-        if requests.runLoop {
-            MainRunLoopDrain.shared.request(self)
+        } else if requests.queue || requests.runLoop {
+            let ask = {
+                if requests.queue {
+                    self.queue.async {
+                        self.drain { $0.queueDrainStarted() }
+                    }
+                }
+                if requests.runLoop {
+                    MainRunLoopDrain.shared.request(self)
+                }
+            }
+            if let held = Self.held.value {
+                held.asks.append(ask)
+            } else {
+                ask()
+            }
         }
     }
+
+    /// Runs `body`, then asks for the drains the jobs it enqueued need — the wake-ups of the delivery queues' threads
+    /// move to its end; the jobs themselves are in the lanes, in order, as without it. For code that has a request to
+    /// write after an event: a thread woken for a delivery queue first takes the caller's core (the scheduler runs a
+    /// woken thread before its waker) and the request waits for it. Nested calls ask once, at the outermost end.
+    /// Any thread; `body` must not wait for a delivery queue (the client queue never does).
+    static func holdingWakes<Result>(_ body: () -> Result) -> Result {
+        if Self.held.value != nil { return body() }
+        let held = HeldAsks()
+        let result = Self.held.withValue(held, body)
+        for ask in held.asks { ask() }
+        return result
+    }
+
+    /// The drains asked for inside `holdingWakes(_:)` on one thread, oldest first.
+    private final class HeldAsks {
+        var asks: [() -> Void] = []
+    }
+
+    private static let held = ThreadLocal<HeldAsks>()
 
     /// Called by `MainRunLoopDrain` on the main thread, from the main run loop.
     func drainFromRunLoop() {

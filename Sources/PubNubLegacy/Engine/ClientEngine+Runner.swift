@@ -70,13 +70,17 @@ extension ClientEngine {
             request.succeeded(value).forEach(self.report)
             self.finish(operation)
         case .send(let endpoint, let announcing):
-            if let announcing { self.report(announcing) }
-            // docs/BEHAVIOR.md §1.2, with `publishPipelineDepth` above 1: written on the pipelined lane, a publish
-            // lets the next one start before its answer arrives.
-            let pipelining = request.pipelinable && self.pipelineDepth > 1
-            self.exchange(request, endpoint: endpoint, as: operation, on: pipelining ? self.pipelineLane : nil)
-            if pipelining && !operation.finished {
-                self.release(operation)
+            // The announcement (will-send) is queued first, but its delivery queue's thread is woken once the request
+            // is on its way, not before: woken first, it would take this core and hold the request back.
+            DeliveryLane.holdingWakes {
+                if let announcing { self.report(announcing) }
+                // docs/BEHAVIOR.md §1.2, with `publishPipelineDepth` above 1: written on the pipelined lane, a publish
+                // lets the next one start before its answer arrives.
+                let pipelining = request.pipelinable && self.pipelineDepth > 1
+                self.exchange(request, endpoint: endpoint, as: operation, on: pipelining ? self.pipelineLane : nil)
+                if pipelining && !operation.finished {
+                    self.release(operation)
+                }
             }
         }
     }

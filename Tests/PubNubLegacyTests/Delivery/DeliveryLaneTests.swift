@@ -194,4 +194,23 @@ import Testing
         queue.sync {}
         #expect(log.current == ["job 1 starts", "other drain returned", "job 1 ends", "job 2"])
     }
+
+    /// Jobs enqueued inside `holdingWakes` wait in the lane, in order, and the queue is asked for its drain when the
+    /// outermost body returns: inside it, a block queued on the delivery queue runs before any of them.
+    @Test func heldWakesAskForTheDrainWhenTheBodyReturns() async throws {
+        let queue = DispatchQueue(label: "lane-under-test")
+        let lane = DeliveryLane(queue: queue) { nil }
+        let log = Locked<[String]>([])
+        let ranInside = DeliveryLane.holdingWakes { () -> [String] in
+            lane.enqueue(BlockJob(DeliveryBlock { log.withLock { $0.append("job 1") } }))
+            DeliveryLane.holdingWakes {
+                lane.enqueue(BlockJob(DeliveryBlock { log.withLock { $0.append("job 2") } }))
+            }
+            queue.sync {}  // without the hold, the drain's block was queued before this one and has run by now
+            return log.current
+        }
+        #expect(ranInside == [])
+        try await eventually("both jobs ran", within: 30) { log.current.count == 2 }
+        #expect(log.current == ["job 1", "job 2"])
+    }
 }

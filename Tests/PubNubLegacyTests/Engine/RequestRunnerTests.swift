@@ -23,6 +23,24 @@ import Testing
         #expect(harness.lane.sent.count == 1)
     }
 
+    /// An announcement (a publish's will-send) is queued before its request is sent, and its delivery queue is asked
+    /// for it once the request is on its way: inside the lane's `send`, a block on the delivery queue runs before the
+    /// announcement's calls. Delivered in order all the same.
+    @Test func anAnnouncementsDeliveryIsAskedForOnceItsRequestIsSent() async throws {
+        let harness = RunnerHarness()
+        defer { harness.engine.shutdown() }
+        let announcedAtSend = Locked<[String]?>(nil)
+        harness.lane.answer { _, answer in
+            harness.delivery.sync {}  // after any drain asked for before it
+            announcedAtSend.set(harness.outcomes.entries)
+            answer(Self.answer(200, "[42]"))
+        }
+        harness.runTime(idempotent: true, announcing: "announced")
+        try await harness.outcomes.wait(for: "success 42")
+        #expect(announcedAtSend.current == [])
+        #expect(try await harness.settled() == ["announced", "success 42"])
+    }
+
     @Test func failureReportsTheResponseErrorOnce() async throws {
         let harness = RunnerHarness()
         defer { harness.engine.shutdown() }
@@ -133,7 +151,8 @@ struct RunnerHarness: Sendable {
     let engine: ClientEngine
     let lane = ScriptedLane()
     let outcomes = Outcomes()
-    private let delivery = DispatchQueue(label: "runner-delivery")
+    /// The client's delivery queue.
+    let delivery = DispatchQueue(label: "runner-delivery")
 
     init(timeout: TimeInterval = 10, clock: any EngineClock = DispatchClock()) {
         let engine = ClientEngine(
@@ -163,8 +182,9 @@ struct RunnerHarness: Sendable {
 
     /// Runs a time-token operation whose preflight decides `preflight` (`send`: `/time/0`); its outcome is reported
     /// as "success T" / "failure CODE", after `label` and a space when one is given. Inside a `CallTicket`'s scope
-    /// the operation belongs to that ticket, as a facade call made there does.
-    func runTime(idempotent: Bool, preflight: Preflight = .send, label: String? = nil) {
+    /// the operation belongs to that ticket, as a facade call made there does. With `announcing`, the preflight that
+    /// sends announces it (as a publish's will-send), reported as that text.
+    func runTime(idempotent: Bool, preflight: Preflight = .send, label: String? = nil, announcing: String? = nil) {
         let (engine, outcomes) = (self.engine, self.outcomes)
         let prefix = label.map { "\($0) " } ?? ""
         engine.enqueue {
@@ -175,7 +195,13 @@ struct RunnerHarness: Sendable {
                     timeoutMessage: "runner test timed out",
                     preflight: {
                         switch preflight {
-                        case .send: .send(.time, announcing: nil)
+                        case .send:
+                            .send(
+                                .time,
+                                announcing: announcing.map { text in
+                                    Emission(.didReceiveTimeToken(0), completion: DeliveryBlock { outcomes.add(text) })
+                                }
+                            )
                         case .fail(let code): .fail(PNError(code: code))
                         case .succeed(let token): .succeed(token)
                         }
