@@ -122,6 +122,8 @@ final class RawHTTPServer: @unchecked Sendable {
     var unrequestedWritten: Int { self.state.current.unrequestedWritten }
     /// The most connections that were open at once.
     var mostOpen: Int { self.state.current.mostOpen }
+    /// Connections open now: accepted, and neither closed by the client (seen as end of stream) nor by a reply.
+    var open: Int { self.state.current.open }
 
     /// Stops accepting, closes every connection and waits for the server's threads.
     func stop() {

@@ -178,12 +178,19 @@ final class SocketPool: Sendable {
         // Every call into OpenSSL runs on a worker: there, a write to a reset connection must not end the process.
         POSIXSocket.blockBrokenPipeSignal()
         WorkerThread.run(for: self) { worker in
+            // The connection of the last answer on a lane that does not reuse connections, closed once the listener
+            // calls of that answer are made: closing a loopback connection runs the origin's side of the close on this
+            // thread, which would otherwise come between the answer and the app.
+            var closing: SocketConnection?
+            defer { closing?.close() }
             while true {
-                switch self.next(for: worker) {
+                switch self.next(for: worker, closing: closing != nil) {
                 case .end:
                     return
                 case .owedWork:
                     worker.runOwedWork()
+                    closing?.close()
+                    closing = nil
                 case .task(let waiting):
                     let task = waiting.task
                     let outcome: Result<TransportResponse, TransportFailure>?
@@ -191,7 +198,7 @@ final class SocketPool: Sendable {
                         // The listener calls a report left run while this request is on its way (a publish queued
                         // behind the one answered: its calls and its round trip overlap). Its deadline waits for
                         // them (`SocketTask.expire()`): an answer that came meanwhile is taken, not timed out.
-                        outcome = self.carryOut(waiting) {
+                        outcome = self.carryOut(waiting, closing: &closing) {
                             guard worker.owesWork, task.beginUnreadWait() else { return false }
                             worker.runOwedWork()
                             return task.endUnreadWait()
@@ -200,7 +207,9 @@ final class SocketPool: Sendable {
                         // A new connection per request (the long-poll lane): the calls of the answer come first,
                         // not after a connect.
                         worker.runOwedWork()
-                        outcome = self.carryOut(waiting) { false }
+                        closing?.close()
+                        closing = nil
+                        outcome = self.carryOut(waiting, closing: &closing) { false }
                     }
                     if let outcome {
                         worker.report { task.finishOnWorker(outcome) }
@@ -215,15 +224,17 @@ final class SocketPool: Sendable {
     private enum Next {
         /// Carry out this request (or, written by its sender, read its answer).
         case task(Waiting)
-        /// Run the work its last report left (`WorkerThread.afterCompletion`): there is no request to write first.
+        /// Run the work its last report left (`WorkerThread.afterCompletion`), then close the connection that report's
+        /// answer came on (lanes that do not reuse connections): there is no request to write first.
         case owedWork
         /// End the thread (invalidated, or idle for `workerLinger`).
         case end
     }
 
-    /// The oldest waiting request; else the worker's owed work; else it waits for a request, and ends when the pool
-    /// is invalidated or after `workerLinger` without one. Owed work never waits behind an idle wait.
-    private func next(for worker: WorkerThread) -> Next {
+    /// The oldest waiting request; else the worker's owed work (or its connection `closing`); else it waits for a
+    /// request, and ends when the pool is invalidated or after `workerLinger` without one. Owed work never waits
+    /// behind an idle wait.
+    private func next(for worker: WorkerThread, closing: Bool) -> Next {
         self.monitor.wait { state, wake -> MonitorStep<Next> in
             if wake == .first && worker.promised {
                 // The promise is kept by looking: the request left for this worker may have been taken by a worker
@@ -248,7 +259,7 @@ final class SocketPool: Sendable {
                 state.running[ObjectIdentifier(task.task)] = task.task
                 return .done(.task(task))
             }
-            if wake == .first && worker.owesWork {
+            if wake == .first && (worker.owesWork || closing) {
                 // Only this worker adds owed work, in its reports: it is never pending after an idle wait.
                 return .done(.owedWork)
             }
@@ -266,15 +277,24 @@ final class SocketPool: Sendable {
     /// returns its outcome, to be reported with no lock held; nil when there is nothing to report (it was cancelled
     /// before anything was written, and reported its cancellation then). `whileWaiting` runs once the request is
     /// written (not at all when it never is) and returns true when the request's deadline passed meanwhile
-    /// (`SocketConnection.exchange`).
+    /// (`SocketConnection.exchange`). A connection answered on a lane that does not reuse connections is left in
+    /// `closing` for the worker to close after the answer's calls.
     private func carryOut(
         _ waiting: Waiting,
+        closing: inout SocketConnection?,
         whileWaiting: () -> Bool
     ) -> Result<TransportResponse, TransportFailure>? {
         let task = waiting.task
         if let written = waiting.written {
             // Attached by its sender: a cancel since has shut the connection down, and the read below fails.
-            return self.exchange(task, on: written.connection, head: written.head, written: written.bytes, whileWaiting)
+            return self.exchange(
+                task,
+                on: written.connection,
+                head: written.head,
+                written: written.bytes,
+                closing: &closing,
+                whileWaiting
+            )
         }
         if task.isFinished { return nil }
         let connection: SocketConnection
@@ -297,16 +317,18 @@ final class SocketPool: Sendable {
             return nil
         }
         let head = Self.head(of: task, keepAlive: self.reusesConnections)
-        return self.exchange(task, on: connection, head: head, written: 0, whileWaiting)
+        return self.exchange(task, on: connection, head: head, written: 0, closing: &closing, whileWaiting)
     }
 
     /// Writes `task`'s request on the attached `connection` (less the `written` bytes already sent), reads its answer,
-    /// and pools or closes the connection.
+    /// and pools or closes the connection — or, answered on a lane that does not reuse connections, leaves it in
+    /// `closing` (the answer was read whole; the origin closes its side first).
     private func exchange(
         _ task: SocketTask,
         on connection: SocketConnection,
         head: [UInt8],
         written: Int,
+        closing: inout SocketConnection?,
         _ whileWaiting: () -> Bool
     ) -> Result<TransportResponse, TransportFailure> {
         let result = connection.exchange(
@@ -320,7 +342,9 @@ final class SocketPool: Sendable {
         let live = task.detach()
         switch result {
         case .success(let (response, reusable)):
-            if live && reusable {
+            if !self.reusesConnections {
+                closing = connection
+            } else if live && reusable {
                 self.putIdle(connection)
             } else {
                 connection.close()

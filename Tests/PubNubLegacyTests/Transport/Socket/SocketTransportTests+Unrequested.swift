@@ -1,4 +1,5 @@
 import Foundation
+import PlatformSupport
 import TestSupport
 import Testing
 
@@ -49,5 +50,31 @@ extension SocketTransportTests {
         #expect(server.accepted == 3)
         #expect(server.requests.allSatisfy { $0.head.contains("\r\nConnection: close") })
         #expect(transport.idleConnectionCount == 0)
+    }
+
+    @Test func withoutReuseAConnectionIsClosedAfterTheCallsOfItsAnswer() throws {
+        // The origin keeps its side open, so the connection ends when the client closes it.
+        let server = try RawHTTPServer { _ in .send(RawHTTPServer.ok("answer"), close: false) }
+        defer { server.stop() }
+        let transport = SocketTransport(maximumConnections: 1, label: "test", reusesConnections: false)
+        defer { transport.invalidate() }
+        let closedDuringCalls = Locked<Bool?>(nil)
+        let done = Latch()
+        transport.send(Self.get(server.url("/poll").absoluteString)) { _ in
+            // Work left for after the completion is where a delivery lane makes the answer's listener calls
+            // (`DeliveryLane.enqueue`): the connection is still open there. Closed before, the origin would see its
+            // end well within the half second waited for it.
+            WorkerThread.current?.afterCompletion {
+                closedDuringCalls.set(
+                    (try? eventuallyBlocking("the client's close", within: 0.5) { server.open == 0 }) != nil
+                )
+                done.open()
+            }
+        }
+        #expect(done.wait(timeout: 20))
+        #expect(closedDuringCalls.current == false)
+        // And closed right after them, with no request to follow.
+        try eventuallyBlocking("the client's close after the calls") { server.open == 0 }
+        #expect(server.accepted == 1)
     }
 }
