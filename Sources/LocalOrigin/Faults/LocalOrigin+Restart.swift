@@ -23,7 +23,8 @@ extension LocalOrigin {
     ///
     /// - Throws: `OriginFaultError.onServerThread` when called from a request observer; `.stopped` when the origin
     ///   was stopped before or during the restart; `.server` when the port cannot be listened on again (something
-    ///   else took it) — the origin then refuses connections until a later restart succeeds or it is stopped.
+    ///   else took it and still holds it after 2 s of retrying) — the origin then refuses connections until a later
+    ///   restart succeeds or it is stopped.
     public func restart(keepingStore: Bool) throws(FaultError) {
         guard !LocalOrigin.isServerThread else { throw .onServerThread }
         let done = Latch()
@@ -45,7 +46,7 @@ extension LocalOrigin {
         let server = HTTPServer(host: oldServer.host, port: oldServer.port, limits: self.limits, handler: self.faults)
         var failure: HTTPServerError?
         do {
-            try server.start()
+            try HTTPServer.retryingWhilePortInUse { () throws(HTTPServerError) in try server.start() }
         } catch {
             failure = error
         }

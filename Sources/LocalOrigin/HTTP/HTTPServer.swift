@@ -246,8 +246,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// Binds the same host and port again after `stopAccepting()` and accepts new connections. No-op when already
     /// accepting.
     ///
-    /// - Throws: `HTTPServerError.addressInUse` when something else took the port meanwhile, `.notStarted` before
-    ///   `start()`, `.stopped` after `stop()`, `.socketFailed` for other socket errors.
+    /// - Throws: `HTTPServerError.addressInUse` when something else took the port meanwhile and still holds it after
+    ///   2 s of retrying, `.notStarted` before `start()`, `.stopped` after `stop()`, `.socketFailed` for other socket
+    ///   errors.
     public func resumeAccepting() throws(HTTPServerError) {
         self.lifecycle.lock()
         defer { self.lifecycle.unlock() }
@@ -259,13 +260,33 @@ public final class HTTPServer: @unchecked Sendable {
         case .running(let running, _): acceptor = running
         }
         guard !isAccepting else { return }
-        let (listener, _) = try POSIXSocket.listen(host: self.host, port: self.port)
+        let (listener, _) = try Self.retryingWhilePortInUse { () throws(HTTPServerError) in
+            try POSIXSocket.listen(host: self.host, port: self.port)
+        }
         guard acceptor.replaceListener(listener) else {
             POSIXSocket.closeDescriptor(listener)
             throw .stopped
         }
         self.state.withLock { $0.isAccepting = true }
         self.releaseReservation()
+    }
+
+    /// Runs `attempt` again, every 20 ms for up to `patience` seconds, while it fails with `.addressInUse`; any other
+    /// outcome, or the last failure, is returned or thrown. For listening again on a port given up for an instant
+    /// (`stopAccepting()`, a restart), which a short-lived socket may take in that instant — a connect to this very
+    /// port, refused or connected to itself, or another server's bind to a free port — and let go within moments.
+    static func retryingWhilePortInUse<Value>(
+        patience: Double = 2,
+        _ attempt: () throws(HTTPServerError) -> Value
+    ) throws(HTTPServerError) -> Value {
+        let giveUp = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, patience) * 1e9)
+        while true {
+            do {
+                return try attempt()
+            } catch .addressInUse where DispatchTime.now().uptimeNanoseconds < giveUp {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
     }
 
     /// Closes every open connection at once, without answers, and keeps listening. Unanswered requests get their
