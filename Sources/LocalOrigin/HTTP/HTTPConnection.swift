@@ -39,8 +39,8 @@ final class HTTPConnection: @unchecked Sendable {
     var index = -1
     /// Already listed in the loop's list of connections with answers to write.
     var isDirty = false
-    /// True while the connection itself parses and dispatches, so answers given synchronously by the handler are
-    /// written in one batch afterwards instead of marking the connection dirty.
+    /// True while the connection itself parses and dispatches: answers given synchronously by the handler do not mark
+    /// it dirty one by one; it marks itself once done, behind the connections the handler answered meanwhile.
     var isProcessing = false
     var lingerDeadline: UInt64 = 0
     /// The read deadline in effect and when it passes (monotonic nanoseconds); changed only through `setReadTimer`

@@ -50,21 +50,23 @@ final class DeliveryLane: @unchecked Sendable {
                 }
             }
         } else if requests.queue || requests.runLoop {
-            let ask = {
-                if requests.queue {
-                    self.queue.async {
-                        self.drain { $0.queueDrainStarted() }
-                    }
-                }
-                if requests.runLoop {
-                    MainRunLoopDrain.shared.request(self)
-                }
-            }
             if let held = Self.held.value {
-                held.asks.append(ask)
+                held.asks.append { self.ask(for: requests) }
             } else {
-                ask()
+                self.ask(for: requests)
             }
+        }
+    }
+
+    /// Asks for the drains the ledger wants: a block on the queue, the main run loop, or both.
+    private func ask(for requests: DeliveryLedger<any DeliveryJob>.Requests) {
+        if requests.queue {
+            self.queue.async {
+                self.drain { $0.queueDrainStarted() }
+            }
+        }
+        if requests.runLoop {
+            MainRunLoopDrain.shared.request(self)
         }
     }
 

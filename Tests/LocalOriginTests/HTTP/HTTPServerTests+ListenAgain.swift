@@ -5,16 +5,6 @@ import Testing
 
 @testable import LocalOrigin
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 // Listening again on a port given up for an instant (a restart, `stopAccepting()`): a socket that took the port in
 // that instant and lets it go within moments delays the listening, one that keeps it makes it fail.
 
@@ -28,14 +18,14 @@ extension HTTPServerTests {
         #expect(throws: HTTPServerError.addressInUse(host: "127.0.0.1", port: port)) {
             try HTTPServer.retryingWhilePortInUse(patience: 0.1, listen)
         }
-        let released = Latch()
+        let letGo = Latch()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
-            close(holder)
-            released.open()
+            letGo.open()  // before the close, so a listen that succeeds finds it open
+            POSIXSocket.closeDescriptor(holder)
         }
         let (listener, bound) = try HTTPServer.retryingWhilePortInUse(patience: 30, listen)
         #expect(bound == port)
-        #expect(released.wait(timeout: 0))  // it listened only after the holder let go
+        #expect(letGo.wait(timeout: 0))  // it listened only once the holder was letting go
         POSIXSocket.closeDescriptor(listener)
     }
 }

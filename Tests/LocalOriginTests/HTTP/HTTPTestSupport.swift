@@ -183,11 +183,10 @@ final class HTTPTestClient {
                 }
             }
         }
-        control.removeLast(control.count - min(control.count, controlLength))
         guard count > 0 else { throw HTTPTestError("recvmsg: \(count), errno \(errno)") }
         self.buffer.append(contentsOf: chunk[0..<count])
         let header = MemoryLayout<cmsghdr>.size
-        guard control.count >= header + MemoryLayout<timespec>.size else {
+        guard controlLength >= header + MemoryLayout<timespec>.size else {
             throw HTTPTestError("no arrival time came with the bytes")
         }
         let (level, type, stamp) = control.withUnsafeBytes { raw in
