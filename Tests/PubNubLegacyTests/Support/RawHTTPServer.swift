@@ -127,15 +127,19 @@ final class RawHTTPServer: @unchecked Sendable {
 
     /// Stops accepting, closes every connection and waits for the server's threads.
     func stop() {
-        let connections = self.state.withLock { state -> [Int32]? in
-            guard !state.stopped else { return nil }
+        let stopping = self.state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
             state.stopped = true
-            return state.connections
+            // Under the lock: a connection's thread takes its descriptor out of the list (under the lock) before it
+            // closes it, so every descriptor shut down here is still this server's. Outside it, a descriptor closed
+            // meanwhile could already be another socket of the process (another test's client) and lose its
+            // connection.
+            for fd in state.connections { shutdown(fd, Int32(SHUT_RDWR)) }
+            return true
         }
-        guard let connections else { return }
+        guard stopping else { return }
         self.forwarder.invalidate()
         shutdown(self.listener, Int32(SHUT_RDWR))
-        for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
         self.threads.wait()
         close(self.listener)
     }
