@@ -59,7 +59,9 @@ extension PubNub {
     /// Publishes `message` (any JSON value: String, number, Bool, NSNull, arrays and dictionaries of those; a
     /// String that already is JSON text is sent as it is) to `toChannel`, after the calls made before it.
     ///
-    /// Returns the `PNMessage` at once, or nil when the payload or channel is invalid. The block is called first
+    /// Returns the `PNMessage`, or nil when the payload or channel is invalid: at once when other work of the client
+    /// is waiting (the call is queued), after writing the request from the calling thread when the client is idle
+    /// (no thread is woken for it); nothing is delivered inside the call either way. The block is called first
     /// with `PNMessageSending` and the message when the request is sent (after `willSendMessage:`), then exactly
     /// once more: `PNMessageSent` and the message after `didSendMessage:`, or `PNMessageSendingError` and the
     /// error after `didFailMessageSend:withError:` (the delegate only while connected or recovering). Errors: 122
@@ -100,7 +102,8 @@ extension PubNub {
         }
         switch PNMessage.messageWithObject(message, forChannel: toChannel) {
         case .success(let built):
-            self.engine.enqueue {
+            // In place when the queue is idle: the caller's thread writes the request (`ClientEngine.enqueue`).
+            self.engine.enqueue(inPlace: true) {
                 self.engine.publish(built, buildError: nil, block: block, sentTimeToken: sentTimeToken)
             }
             return built

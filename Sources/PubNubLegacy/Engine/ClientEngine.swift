@@ -35,6 +35,11 @@ final class ClientEngine: @unchecked Sendable {
     // boxes, the lanes are Sendable.
 
     let queue = DispatchQueue(label: "com.pubnub.legacy.client")
+    /// Marks `queue` (`DispatchQueue.getSpecific`), so a call can tell that it runs on it.
+    private static let queueMark = DispatchSpecificKey<ObjectIdentifier>()
+    /// Blocks handed to `queue` by `enqueue` and by the socket workers' answers (`counted`) that have not returned
+    /// yet: while none has, a call that may run in place (`enqueue(inPlace:_:)`) finds the queue idle.
+    private let handedBlocks = Locked(0)
     let dispatcher: EventDispatcher
     let snapshot = Locked(ClientSnapshot())
 
@@ -124,6 +129,7 @@ final class ClientEngine: @unchecked Sendable {
         self.longPollLane = longPollLane
         self.pipelineLane = pipelineLane
         self.security = SecurityLadder()
+        self.queue.setSpecific(key: Self.queueMark, value: ObjectIdentifier(self))
     }
 
     /// Stops everything (the owning `PubNub` went away, or `resetClient`). What the client accepted and has not
@@ -173,9 +179,17 @@ final class ClientEngine: @unchecked Sendable {
     /// next publish sent from a completion block then needs no thread woken for the queue (issue 29's sequential
     /// publish). That cannot deadlock: the queue never waits for a delivery queue, and its work never blocks. It
     /// runs after everything queued before it, as `async` would, and delivers nothing inside the call (the events
-    /// it emits go to the lane, which the callback's drain reaches after the callback returns). Every other caller —
-    /// the main thread outside callbacks, an app's own threads — is never held up by the queue's work: `async`.
-    func enqueue(_ body: @escaping @Sendable () -> Void) {
+    /// it emits go to the lane, which the callback's drain reaches after the callback returns).
+    ///
+    /// `inPlace` (the caller holds no lock the queue's work takes: `sendMessage`): on any other thread too, `body`
+    /// runs with `queue.sync` on the calling thread when nothing handed to the queue through `enqueue` or a socket
+    /// worker's answer (`send`, `emit`) is waiting or running and the caller is not on the queue. A publish then
+    /// writes its request from the caller's thread instead of waking a thread for the queue, which woke on the
+    /// caller's core and ran there after it (issue 29's latency). Such a call waits at most for engine work already
+    /// running that comes another way (a timer's), never behind queued calls: with any of those it goes `async`.
+    /// Every other caller — the main thread outside callbacks, an app's own threads — is never held up by the
+    /// queue's work: `async`.
+    func enqueue(inPlace: Bool = false, _ body: @escaping @Sendable () -> Void) {
         let ticket = CallTicket.current.value
         let time = self.clock.now
         let work: @Sendable () -> Void = {
@@ -184,9 +198,37 @@ final class ClientEngine: @unchecked Sendable {
             (self.callTicket, self.callTime) = (nil, nil)
         }
         if DeliveryLane.isDrainingOnThisThread {
+            self.queue.sync(execute: self.counted(work))
+        } else if inPlace, DispatchQueue.getSpecific(key: Self.queueMark) != ObjectIdentifier(self),
+            self.claimIdleQueue()
+        {
             self.queue.sync(execute: work)
+            self.handedBlocks.withLock { $0 -= 1 }
         } else {
-            self.queue.async(execute: work)
+            self.queue.async(execute: self.counted(work))
+        }
+    }
+
+    /// `work`, counted in `handedBlocks` from now until it returns.
+    private func counted(_ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        self.handedBlocks.withLock { $0 += 1 }
+        return {
+            work()
+            self.handedBlocks.withLock { $0 -= 1 }
+        }
+    }
+
+    /// Blocks handed to the queue through `enqueue` or a worker's answer that have not returned (for tests).
+    var handedBlockCount: Int {
+        self.handedBlocks.current
+    }
+
+    /// Counts a block about to be handed to the queue and returns true when no other is waiting or running.
+    private func claimIdleQueue() -> Bool {
+        self.handedBlocks.withLock { handed in
+            guard handed == 0 else { return false }
+            handed = 1
+            return true
         }
     }
 
@@ -391,9 +433,7 @@ final class ClientEngine: @unchecked Sendable {
         let box = QueueBox(completion)
         return lane.send(request) { result in
             // On a socket worker with the answer, the handling runs on that worker (WorkerThread.swift).
-            WorkerThread.hand(to: self.queue) {
-                box.value(result)
-            }
+            WorkerThread.hand(to: self.queue, self.counted { box.value(result) })
         }
     }
 
@@ -441,7 +481,7 @@ final class ClientEngine: @unchecked Sendable {
         self.dispatcher.deliver(batch, notify: self.gateIsOpen) {
             // From a drain on the long-poll worker that read the answer, the next long-poll is sent from that
             // worker and left for it (WorkerThread.swift).
-            WorkerThread.hand(to: self.queue) { box.value() }
+            WorkerThread.hand(to: self.queue, self.counted { box.value() })
         }
     }
 
