@@ -185,8 +185,9 @@ final class ClientEngine: @unchecked Sendable {
     /// runs with `queue.sync` on the calling thread when nothing handed to the queue through `enqueue` or a socket
     /// worker's answer (`send`, `emit`) is waiting or running and the caller is not on the queue. A publish then
     /// writes its request from the caller's thread instead of waking a thread for the queue, which woke on the
-    /// caller's core and ran there after it (issue 29's latency). Such a call waits at most for engine work already
-    /// running that comes another way (a timer's), never behind queued calls: with any of those it goes `async`.
+    /// caller's core and ran there after it (issue 29's latency). Such a call never waits behind queued calls or
+    /// answers (with any of those it goes `async`), only for the short engine steps that reach the queue another way
+    /// (its timers, the delegate's answers to a reconnect or restore question) when one is there.
     /// Every other caller — the main thread outside callbacks, an app's own threads — is never held up by the
     /// queue's work: `async`.
     func enqueue(inPlace: Bool = false, _ body: @escaping @Sendable () -> Void) {
