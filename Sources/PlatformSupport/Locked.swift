@@ -8,8 +8,12 @@ package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is read and written only inside `lock.lock()` … `lock.unlock()` below.
     // `@usableFromInline` and `@inlinable`: the box sits on the client's and the origin's hot paths in other modules,
     // which can then specialize `withLock` for their value types as they did when the box was their own.
+    // `@exclusivity(unchecked)`: the lock already makes every access exclusive (a `withLock` nested on the same box
+    // would block on the lock before it could overlap), so the runtime's dynamic check, made on every access to a
+    // class's stored property, only costs: about 150 instructions per `withLock`, which a publish makes about twenty
+    // times on its socket worker (BENCHMARKS.md).
     @usableFromInline let lock = NSLock()
-    @usableFromInline var value: Value
+    @exclusivity(unchecked) @usableFromInline var value: Value
 
     @inlinable
     package init(_ value: Value) {

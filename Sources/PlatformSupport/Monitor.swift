@@ -37,8 +37,9 @@ package final class Monitor<State>: @unchecked Sendable {
     // @unchecked: `state` is read and written only while `condition` is locked (in `withLock` and `wait` below).
     // `@usableFromInline` and `@inlinable`, as in `Locked`: the socket transports' worker pools sit on the client's hot
     // path in another module, which can then specialize these for its state types.
+    // `@exclusivity(unchecked)`, as in `Locked`: the condition's lock already makes every access exclusive.
     @usableFromInline let condition = NSCondition()
-    @usableFromInline var state: State
+    @exclusivity(unchecked) @usableFromInline var state: State
 
     @inlinable
     package init(_ state: State) {

@@ -15,13 +15,15 @@ import Darwin
 /// A `pthread` key, made once per instance and never deleted: make instances as `static let`s. Any thread may call
 /// every member; each thread sees only its own binding.
 package final class ThreadLocal<Value: AnyObject>: @unchecked Sendable {
-    // @unchecked: `key` is written once, in `init`, before the instance is shared; `pthread_getspecific` and
-    // `pthread_setspecific` are thread-safe and touch only the calling thread's slot.
-    private var key = pthread_key_t()
+    // @unchecked: `pthread_getspecific` and `pthread_setspecific` are thread-safe and touch only the calling thread's
+    // slot. `key` is a `let` (a `var` would be checked for exclusive access at every read).
+    private let key: pthread_key_t
 
     package init() {
-        let status = pthread_key_create(&self.key, nil)
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
         precondition(status == 0, "pthread_key_create failed with \(status): out of thread-local keys")
+        self.key = key
     }
 
     /// The value bound on the calling thread, nil outside any `withValue(_:_:)`.
