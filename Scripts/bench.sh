@@ -4,7 +4,9 @@
 #   2. `LegacyDemo bench --origin …` (release build): publish throughput (sequential and pipelined), latency,
 #      delivery (from a sequential and from a pipelined publisher), request cost, fan-out, crypto, RSS;
 #   3. Scripts/bench_python_sdk.py: workloads 1–3 with the pinned Python SDK (Tests/Interop/requirements.txt);
-#   4. `wrk -t1 -c1` on a publish URL: the origin's own limit for publishes on one connection;
+#   4. `wrk -t1 -c1` on a publish URL: the origin's own limit for publishes on one connection; then seven pairs (three
+#      with --quick) of our back-to-back publish (`LegacyDemo cost publish`) and one second of `wrk`, seconds apart,
+#      whose median ratio the goal uses;
 #   5. TLS: Scripts/tls_terminator.py (Python's ssl module) with a test CA it makes, in front of the same origin;
 #      the network workloads of `LegacyDemo bench --secure --ca-file CA` and of the Python SDK (`ssl = True`,
 #      trusting the CA through SSL_CERT_FILE) through it, and `LegacyDemo bench` in plain HTTP through the same
@@ -71,6 +73,31 @@ wrk_seconds=5
 rps="$(wrk -t1 -c1 -d"${wrk_seconds}s" "http://$address/publish/demo/demo/0/bench-wrk/0/%22hello%22?uuid=wrk" \
     | awk '/Requests\/sec/ {print $2}')"
 echo "BENCH http_publish_c1 $rps requests/s" | tee "$work/http.txt"
+# The ratio to `wrk` from alternating pairs: the single figures above are minutes apart, and this machine's speed moves
+# by a third in that time (wrk's own rate included), so the goal takes the median of pairs measured seconds apart —
+# our back-to-back publish (`LegacyDemo cost publish`, workload 1's calls on a client of its own) and `wrk -t1 -c1`
+# for one second, the order swapped in every other pair.
+pairs=7
+[ ${#quick[@]} -gt 0 ] && pairs=3
+publish_url="http://$address/publish/demo/demo/0/bench-wrk/0/%22hello%22?uuid=wrk"
+for pair in $(seq "$pairs"); do
+    ours_rate="" wrk_rate=""
+    for side in $([ $((pair % 2)) -eq 1 ] && echo "ours wrk" || echo "wrk ours"); do
+        if [ "$side" = ours ]; then
+            ours_rate="$("$bin" cost publish --origin "$address" --count 5000 --channels bench-pair 2>/dev/null \
+                | awk '$1 == "COST" && $2 == "publish_rate" {print $3}')"
+        else
+            wrk_rate="$(wrk -t1 -c1 -d1s "$publish_url" | awk '/Requests\/sec/ {print $2}')"
+        fi
+    done
+    [ -n "$ours_rate" ] && [ -n "$wrk_rate" ] || { echo "pair $pair: a side printed no rate"; exit 1; }
+    echo "PAIR $pair ours $ours_rate wrk $wrk_rate ratio $(awk -v a="$ours_rate" -v b="$wrk_rate" \
+        'BEGIN {printf "%.2f", a / b}')"
+done | tee "$work/pairs.txt"
+awk '$1 == "PAIR" {ratio[++n] = $8} END {
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (ratio[j] < ratio[i]) { t = ratio[i]; ratio[i] = ratio[j]; ratio[j] = t }
+    printf "BENCH publish_vs_http_c1_paired %.2f ratio\n", (n % 2 ? ratio[(n + 1) / 2] : (ratio[n / 2] + ratio[n / 2 + 1]) / 2)
+}' "$work/pairs.txt" | tee -a "$work/http.txt"
 
 python3 -u Scripts/tls_terminator.py serve --upstream "${address##*:}" --test-ca "$work/ca" --quiet \
     >"$work/terminator.log" 2>&1 &
@@ -90,7 +117,8 @@ awk '
     FNR == 1 { file++ }
     $1 == "BENCH" && file == 1 { ours[$2] = $3; unit[$2] = $4; order[++n] = $2 }
     $1 == "BENCH" && file == 2 { theirs[$2] = $3 }
-    $1 == "BENCH" && file == 3 { http = $3 }
+    $1 == "BENCH" && file == 3 && $2 == "http_publish_c1" { http = $3 }
+    $1 == "BENCH" && file == 3 && $2 == "publish_vs_http_c1_paired" { paired = $3 }
     $1 == "BENCH" && file == 4 { ours_tls[$2] = $3 }
     $1 == "BENCH" && file == 5 { theirs_tls[$2] = $3 }
     $1 == "BENCH" && file == 6 { relay[$2] = $3 }
@@ -135,10 +163,12 @@ awk '
             printf "RATIO %s %.2f\n", pair[1], ratio[pair[1]]
         }
         printf "RATIO publish_vs_http_c1 %.2f\n", (http > 0 ? ours["publish_throughput"] / http : 0)
+        printf "RATIO publish_vs_http_c1_paired %.2f\n", paired
         printf "RATIO publish_pipelined_vs_http_c1 %.2f\n", \
             (http > 0 ? ours["publish_pipelined_throughput"] / http : 0)
         print "# RATIO > 1: this layer is better (throughput: ours / Python; latency: Python / ours); _tls: both over TLS."
-        print "# publish_vs_http_c1: our publishes/s over raw keep-alive HTTP publishes/s on one connection."
+        print "# publish_vs_http_c1: our publishes/s over raw keep-alive HTTP publishes/s on one connection;"
+        print "# _paired: the median of the PAIR lines (the two measured seconds apart), which the goal uses."
         print "# *_pipelined_*: our client with publishPipelineDepth 32 against the Python SDK'"'"'s sequential figure."
         for (i = 1; i <= 2; i++) {
             kind = (i == 1 ? "new" : "kept")
@@ -151,8 +181,8 @@ awk '
         print "# request_kept: the same request on a kept-alive connection."
         # The goals of issues 17 and 29 (BENCHMARKS.md says what bounds each one that is missed). The
         # instructions per publish of issue 29 come from Scripts/cost.sh, which counts them with callgrind.
-        goal("sequential publish >= 0.9x wrk -c1 and >= 5x Python SDK", \
-            http > 0 && ours["publish_throughput"] / http >= 0.9 && ratio["publish_throughput"] >= 5)
+        goal("sequential publish >= 0.9x wrk -c1 (median of the pairs) and >= 5x Python SDK", \
+            paired >= 0.9 && ratio["publish_throughput"] >= 5)
         goal("<= 2 context switches per sequential publish", ours["publish_switches"] <= 2)
         goal("pipelined publish >= 20000 msg/s and >= 10x Python SDK", \
             ours["publish_pipelined_throughput"] >= 20000 && ratio["publish_pipelined_throughput"] >= 10)
