@@ -1,5 +1,6 @@
 import Foundation
 import PlatformSupport
+import TestSupport
 
 /// One run of the built `LegacyDemo` binary with its stdout and stderr collected, for tests that drive the demo
 /// the way users and scripts do.
@@ -16,7 +17,7 @@ final class DemoProcess: @unchecked Sendable {
         var status: Int32?
     }
 
-    private let process = Process()
+    private let process = SpawnedProcess()
     private let collected = Monitor(Collected())
 
     /// The binary `swift build` / `swift test` puts at the package root's `.build/debug/LegacyDemo`.

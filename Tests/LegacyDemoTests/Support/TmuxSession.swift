@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PlatformSupport
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -13,8 +14,8 @@ import Darwin
 /// emulator here — it interprets every escape sequence the program writes — so what `screen()` returns is what a
 /// user would see. `stop()` ends the server and everything running in it.
 ///
-/// The server runs in the foreground (`tmux -D`) as a child of the test: a server that daemonizes itself would keep
-/// descriptors of `Process`, which then never sees its client exit.
+/// The server runs in the foreground (`tmux -D`) as a child of the test: a server that daemonizes itself would leave
+/// the child the test waits for at once, and outlive the test.
 final class TmuxSession: @unchecked Sendable {
     // @unchecked: `server` is started in `init` and only waited for or signalled afterwards; every other stored
     // property is an immutable value.
@@ -30,7 +31,7 @@ final class TmuxSession: @unchecked Sendable {
         .appendingPathComponent("legacydemo-tmux-\(UUID().uuidString.prefix(8))").path
     let width: Int
     let height: Int
-    private let server = Process()
+    private let server = SpawnedProcess()
     private let serverEnded = DispatchSemaphore(value: 0)
 
     /// Starts `command` (a shell command line) in a new session of `width` × `height` cells.
@@ -145,7 +146,7 @@ final class TmuxSession: @unchecked Sendable {
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
         guard let executable = Self.executable else { throw TmuxError.missing }
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["-S", self.socket, "-f", "/dev/null"] + arguments
         process.environment = Self.environment

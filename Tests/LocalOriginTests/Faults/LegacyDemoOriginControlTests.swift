@@ -23,7 +23,7 @@ import Darwin
 private final class DemoProcess: @unchecked Sendable {
     // @unchecked: `output` and `errors` are `Locked` boxes; the process and the stdin pipe are only used by the
     // test's thread; each output handle is read by its own reader thread only.
-    let process = Process()
+    let process = SpawnedProcess()
     private let input = Pipe()
     private let stdout = Pipe()
     private let stderr = Pipe()

@@ -77,7 +77,7 @@ struct ToolRun {
     }
 
     private static func runBlocking(_ executable: URL, _ arguments: [String], timeout: TimeInterval) throws -> ToolRun {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = executable
         process.arguments = arguments
         let out = Pipe()

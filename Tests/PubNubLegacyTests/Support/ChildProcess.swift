@@ -52,9 +52,7 @@ final class ChildProcess: Sendable {
                 posix_spawn_file_actions_adddup2(&actions, fd, target)
             }
         }
-        if let closeFrom = Self.closeFrom {
-            _ = closeFrom(&actions, 3)
-        }
+        SpawnActions.closeAll(from: 3, in: &actions)
         let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
@@ -64,21 +62,6 @@ final class ChildProcess: Sendable {
         }
         self.pid = pid
     }
-
-    /// `posix_spawn_file_actions_addclosefrom_np`, looked up at run time (Swift's Glibc module does not declare it).
-    private static let closeFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? =
-        {
-            #if canImport(Glibc)
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-            else { return nil }
-            return unsafeBitCast(
-                symbol,
-                to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self
-            )
-            #else
-            return nil
-            #endif
-        }()
 
     /// A pipe whose two ends close on exec (a spawn's `adddup2` gives the child a copy without that flag); false
     /// with `errno` set when it could not be made.

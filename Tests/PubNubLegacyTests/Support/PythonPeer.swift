@@ -29,7 +29,7 @@ final class PythonPeer: @unchecked Sendable {
         var description: String { self.rawValue }
     }
 
-    private let process = Process()
+    private let process = SpawnedProcess()
     private let lines = Locked<[String]>([])
     private let errorText = Locked(Data())
     private let cursor = Locked(0)
