@@ -101,19 +101,23 @@ extension SocketTransportTests {
     }
 
     /// The sender writes what the socket takes without waiting; the worker writes the rest, from where the sender
-    /// stopped. Nobody reads the peer here, so the kernel's buffers take only part of a 4 MiB body. (The body is made
-    /// and compared with whole-block copies: byte loops take over a minute under ThreadSanitizer.)
+    /// stopped. Nobody reads the peer here and its receive buffer is fixed at 64 KiB, so the kernel's buffers take
+    /// only part of an 8 MiB body: here they took 3.9 MB (the sender's buffer grows to `tcp_wmem`'s maximum, 4 MiB
+    /// by default), and a fresh clone's run once took a whole 4 MiB body. (The body is made and compared with
+    /// whole-block copies: byte loops take over a minute under ThreadSanitizer.)
     @Test func aRequestItsSenderCouldNotFinishReachesThePeerWhole() throws {
         let listener = LoopbackSocket.tcp()
         defer { close(listener) }
+        // Set before `listen`: the accepted peer inherits it, and a set size is not grown by the kernel.
+        LoopbackSocket.setOption(listener, SOL_SOCKET, SO_RCVBUF, 65_536)
         try #require(LoopbackSocket.bind(listener, port: 0) == 0 && listen(listener, 4) == 0)
         let port = try #require(LoopbackSocket.localPort(listener))
         let url = "http://127.0.0.1:\(port)/big"
-        // 64 blocks of 64 KiB, each a run of all byte values starting at the block's number: a byte written twice
+        // 128 blocks of 64 KiB, each a run of all byte values starting at the block's number: a byte written twice
         // or skipped shifts the rest out of place.
-        let pattern = Data((0..<(65_536 + 64)).map { UInt8(truncatingIfNeeded: $0) })
-        var body = Data(capacity: 64 * 65_536)
-        for block in 0..<64 { body.append(pattern[block..<(block + 65_536)]) }
+        let pattern = Data((0..<(65_536 + 128)).map { UInt8(truncatingIfNeeded: $0) })
+        var body = Data(capacity: 128 * 65_536)
+        for block in 0..<128 { body.append(pattern[block..<(block + 65_536)]) }
         let request = TransportRequest(method: "POST", url: URL(string: url)!, body: body, timeout: 20)
         let target = try #require(HTTPTarget(urlText: request.urlText))
         let task = SocketTask(request: request, target: target, scheduledReports: Locked(0)) { _ in }
