@@ -68,10 +68,10 @@ echo "# origin: release LegacyDemo origin at $address ($linked); command: Script
 status=0
 "$bin" bench --origin "$address" "${quick[@]}" | tee "$work/layer.txt" || status=1
 "$venv/bin/python" Scripts/bench_python_sdk.py "$address" "${quick[@]}" | tee "$work/python.txt"
+publish_url="http://$address/publish/demo/demo/0/bench-wrk/0/%22hello%22?uuid=wrk"
 wrk_seconds=5
 [ ${#quick[@]} -gt 0 ] && wrk_seconds=2
-rps="$(wrk -t1 -c1 -d"${wrk_seconds}s" "http://$address/publish/demo/demo/0/bench-wrk/0/%22hello%22?uuid=wrk" \
-    | awk '/Requests\/sec/ {print $2}')"
+rps="$(wrk -t1 -c1 -d"${wrk_seconds}s" "$publish_url" | awk '/Requests\/sec/ {print $2}')"
 echo "BENCH http_publish_c1 $rps requests/s" | tee "$work/http.txt"
 # The ratio to `wrk` from alternating pairs: the single figures above are minutes apart, and this machine's speed moves
 # by a third in that time (wrk's own rate included), so the goal takes the median of pairs measured seconds apart —
@@ -79,7 +79,6 @@ echo "BENCH http_publish_c1 $rps requests/s" | tee "$work/http.txt"
 # for one second, the order swapped in every other pair.
 pairs=7
 [ ${#quick[@]} -gt 0 ] && pairs=3
-publish_url="http://$address/publish/demo/demo/0/bench-wrk/0/%22hello%22?uuid=wrk"
 for pair in $(seq "$pairs"); do
     ours_rate="" wrk_rate=""
     for side in $([ $((pair % 2)) -eq 1 ] && echo "ours wrk" || echo "wrk ours"); do

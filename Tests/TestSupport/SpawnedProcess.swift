@@ -6,7 +6,7 @@
 // descriptors at once — and a fresh clone's test run on 2026-12-03 crashed so (a bad pointer in `memcpy` under
 // `Process.run()`; fixed upstream in swift-corelibs-foundation pull request 5472). Here the child's other
 // descriptors are closed by `posix_spawn_file_actions_addclosefrom_np` (glibc ≥ 2.34; elsewhere only close-on-exec
-// ones are), and nothing lists `/proc/self/fd`. The TLS helpers use the smaller `ChildProcess` of PubNubLegacyTests.
+// ones are), and nothing lists `/proc/self/fd`.
 
 import Foundation
 
@@ -118,8 +118,8 @@ public final class SpawnedProcess: @unchecked Sendable {
     public var terminationStatus: Int32 {
         self.condition.lock()
         defer { self.condition.unlock() }
-        precondition(self.status != nil, "terminationStatus of a child that has not ended")
-        return self.status ?? -1
+        guard let status = self.status else { preconditionFailure("terminationStatus of a child that has not ended") }
+        return status
     }
 
     /// Blocks until the child ended and was reaped.
@@ -171,15 +171,21 @@ public struct SpawnedProcessError: Error, CustomStringConvertible {
     /// The `errno` value `posix_spawn` returned.
     public let code: Int32
 
+    /// An error for `command`, which failed with `code`.
+    public init(command: String, code: Int32) {
+        self.command = command
+        self.code = code
+    }
+
     /// "could not start <command>: <reason>".
     public var description: String { "could not start \(self.command): \(String(cString: strerror(self.code)))" }
 }
 
-/// The file action both spawners of the tests share (`SpawnedProcess`, PubNubLegacyTests' `ChildProcess`).
-public enum SpawnActions {
+/// The close-from file action of `SpawnedProcess.run()`.
+private enum SpawnActions {
     /// Adds "close every descriptor from `lowest` up" to `actions`: `posix_spawn_file_actions_addclosefrom_np` where
     /// the C library has it (glibc ≥ 2.34); elsewhere nothing, and only close-on-exec descriptors are closed.
-    public static func closeAll(from lowest: Int32, in actions: inout posix_spawn_file_actions_t) {
+    static func closeAll(from lowest: Int32, in actions: inout posix_spawn_file_actions_t) {
         if let closeFrom = Self.closeFrom {
             _ = closeFrom(&actions, lowest)
         }

@@ -33,7 +33,7 @@ final class TLSProxy: @unchecked Sendable {
         case cutHandshake = "cut-handshake"
     }
 
-    private let process: ChildProcess
+    private let process: SpawnedProcess
     /// The write end of the terminator's stdin: closing it ends the terminator (it also ends when this process
     /// dies).
     private let input: Locked<Int32>
@@ -92,27 +92,31 @@ final class TLSProxy: @unchecked Sendable {
         if let folder = self.ownAuthority?.folder { arguments += ["--cleanup", folder.path] }
         var inputPipe: [Int32] = [-1, -1]
         var outputPipe: [Int32] = [-1, -1]
-        guard ChildProcess.makePipe(&inputPipe) else {
+        guard Self.makePipe(&inputPipe) else {
             self.ownAuthority?.remove()
-            throw ChildProcessError(command: "pipe", code: errno)
+            throw SpawnedProcessError(command: "pipe", code: errno)
         }
-        guard ChildProcess.makePipe(&outputPipe) else {
+        guard Self.makePipe(&outputPipe) else {
             close(inputPipe[0])
             close(inputPipe[1])
             self.ownAuthority?.remove()
-            throw ChildProcessError(command: "pipe", code: errno)
+            throw SpawnedProcessError(command: "pipe", code: errno)
         }
+        let process = SpawnedProcess()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        // The child's copies are made by the spawn; this process closes its own ends below.
+        process.standardInput = FileHandle(fileDescriptor: inputPipe[0], closeOnDealloc: false)
+        process.standardOutput = FileHandle(fileDescriptor: outputPipe[1], closeOnDealloc: false)
+        process.standardError = FileHandle.nullDevice
         do {
-            self.process = try ChildProcess(
-                arguments,
-                stdin: .descriptor(inputPipe[0]),
-                stdout: .descriptor(outputPipe[1])
-            )
+            try process.run()
         } catch {
             for fd in inputPipe + outputPipe { close(fd) }
             self.ownAuthority?.remove()
             throw error
         }
+        self.process = process
         close(inputPipe[0])
         close(outputPipe[1])
         self.input = Locked(inputPipe[1])
@@ -166,6 +170,14 @@ final class TLSProxy: @unchecked Sendable {
             if fd >= 0 { close(fd) }
             fd = -1
         }
+    }
+
+    /// A pipe whose two ends close on exec (the spawn gives the child copies of its ends without that flag); false
+    /// with `errno` set when it could not be made.
+    private static func makePipe(_ ends: inout [Int32]) -> Bool {
+        guard pipe(&ends) == 0 else { return false }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return true
     }
 
     /// Ends the process (closing its stdin; SIGKILL if it still runs 5 s later), waits for it and deletes the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 @testable import PubNubLegacy
 
@@ -24,7 +25,8 @@ final class TestCertificateAuthority: Sendable {
     static let loopback = "IP:127.0.0.1,DNS:localhost"
 
     /// A new CA in its own temporary folder. Every tool this type runs is waited for off Swift's concurrency threads
-    /// (`ChildProcess.exitStatus()`).
+    /// (`onOwnThread`): on Linux those are one per core, and a tool waited for on one held it — with two tests making
+    /// certificates at once, a 2-core run's async tests stood still for 50 s.
     init() async throws {
         self.folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("pubnub-tls-\(UUID().uuidString)", isDirectory: true)
@@ -103,8 +105,26 @@ final class TestCertificateAuthority: Sendable {
             try? FileManager.default.removeItem(at: outputFile)
             try? FileManager.default.removeItem(at: errorFile)
         }
-        let child = try ChildProcess(arguments, stdout: .file(outputFile), stderr: .file(errorFile))
-        let status = await child.exitStatus()
+        let child = SpawnedProcess()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        child.arguments = arguments
+        child.standardInput = FileHandle.nullDevice
+        for file in [outputFile, errorFile] where !FileManager.default.createFile(atPath: file.path, contents: nil) {
+            throw CertificateError(command: arguments.joined(separator: " "), output: "could not create \(file.path)")
+        }
+        let output = try FileHandle(forWritingTo: outputFile)
+        let errors = try FileHandle(forWritingTo: errorFile)
+        child.standardOutput = output
+        child.standardError = errors
+        defer {
+            try? output.close()
+            try? errors.close()
+        }
+        try child.run()
+        let status = try await onOwnThread("TestCertificateAuthority.execute") { () -> Int32 in
+            child.waitUntilExit()
+            return child.terminationStatus
+        }
         return (status, (try? Data(contentsOf: outputFile)) ?? Data(), (try? Data(contentsOf: errorFile)) ?? Data())
     }
 }
