@@ -83,6 +83,31 @@ import Testing
         #expect(log.current == ["first", "scheduled by first"])
     }
 
+    /// The source stays armed for a cancelled timer's deadline: it fires then for nothing and is armed for the next
+    /// live timer, which runs at its own deadline, not before.
+    @Test func aCancelledEarliestTimerNeitherRunsNorHurriesTheNextOne() async throws {
+        let timers = TimerQueue(queue: DispatchQueue(label: "timers-under-test"))
+        let ranAt = Locked<[String: UInt64]>([:])
+        let millisecond: UInt64 = 1_000_000
+        let base = DispatchTime.now().uptimeNanoseconds
+        try await Self.run(on: timers) { done in
+            let early = timers.schedule(at: base + 5 * millisecond) {
+                ranAt.withLock { $0["early"] = DispatchTime.now().uptimeNanoseconds }
+            }
+            timers.schedule(at: base + 40 * millisecond) {
+                ranAt.withLock { $0["late"] = DispatchTime.now().uptimeNanoseconds }
+                done()
+            }
+            early.cancel()
+            #expect(timers.count == 1)
+            #expect(timers.heldCount == 2, "a cancelled timer waits in the heap")
+        }
+        #expect(ranAt.current["early"] == nil)
+        let late = try #require(ranAt.current["late"])
+        #expect(late >= base + 40 * millisecond)
+        #expect(timers.queue.sync { timers.heldCount } == 0)
+    }
+
     /// Random schedules and cancels: every timer that was not cancelled runs exactly once, in deadline order, and
     /// the heap ends empty.
     @Test(arguments: [1, 2, 3]) func randomSchedulesAndCancelsRunEachSurvivorOnceInOrder(seed: UInt64) async throws {
@@ -101,6 +126,8 @@ import Testing
             for (index, step) in plan.enumerated() where step.cancel {
                 handles[index].cancel()
             }
+            // Cancelled timers stay only until they make up half of the heap.
+            #expect(timers.heldCount <= 2 * timers.count + 1)
             timers.schedule(at: base + 25_000_000) { done() }
         }
         #expect(log.current == expected)

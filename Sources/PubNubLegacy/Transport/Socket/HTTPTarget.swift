@@ -55,7 +55,10 @@ struct HTTPTarget: Sendable, Equatable {
         let colon = UInt8(ascii: ":")
         var end = bytes.count
         let start = secure ? 8 : 7
-        if let fragment = bytes[start...].firstIndex(of: UInt8(ascii: "#")) { end = fragment }
+        // The whole URL is searched for a fragment: `memchr`, not a loop over the bytes.
+        if let base = bytes.baseAddress, let found = memchr(base + start, Int32(UInt8(ascii: "#")), end - start) {
+            end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
         let authorityEnd = bytes[start..<end].firstIndex { $0 == slash || $0 == question } ?? end
         var authorityStart = start
         if let at = bytes[start..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) { authorityStart = at + 1 }
@@ -76,19 +79,45 @@ struct HTTPTarget: Sendable, Equatable {
         let defaultPort: UInt16 = secure ? 443 : 80
         var number = defaultPort
         if let port, !port.isEmpty {
-            guard let parsed = UInt16(Self.text(bytes, port)), parsed > 0 else { return nil }
+            guard let parsed = Self.portNumber(bytes[port]), parsed > 0 else { return nil }
             number = parsed
         }
         let hostText = Self.text(bytes, host)
+        let bracketedInURL = bytes[authorityStart] == UInt8(ascii: "[")
         let bracketed = bytes[host].contains(colon) ? "[\(hostText)]" : hostText
+        let hostHeader: String
+        if number == defaultPort {
+            hostHeader = bracketed
+        } else if let port, bytes[port.lowerBound] != UInt8(ascii: "0"),
+            bracketedInURL || !bytes[host].contains(colon)
+        {
+            // The URL's own `host:port` is the header (one string made, no number formatted) when it spells the same:
+            // the port without a leading zero, an IPv6 host bracketed there.
+            hostHeader = Self.text(bytes, authorityStart..<port.upperBound)
+        } else {
+            hostHeader = "\(bracketed):\(number)"
+        }
         let path = Self.text(bytes, authorityEnd..<end)
         return HTTPTarget(
             host: hostText,
             port: number,
             secure: secure,
-            hostHeader: number == defaultPort ? bracketed : "\(bracketed):\(number)",
+            hostHeader: hostHeader,
             pathAndQuery: authorityEnd < end && bytes[authorityEnd] == slash ? path : "/" + path
         )
+    }
+
+    /// The decimal number `digits` spell (ASCII digits alone, at least one), nil when they spell none or more than
+    /// a `UInt16` holds.
+    private static func portNumber(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> UInt16? {
+        guard !digits.isEmpty else { return nil }
+        var value: UInt32 = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + UInt32(byte - UInt8(ascii: "0"))
+            guard value <= UInt32(UInt16.max) else { return nil }
+        }
+        return UInt16(value)
     }
 
     private static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {

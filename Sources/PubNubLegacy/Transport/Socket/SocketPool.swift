@@ -212,7 +212,13 @@ final class SocketPool: Sendable {
                         outcome = self.carryOut(waiting, closing: &closing) { false }
                     }
                     if let outcome {
-                        worker.report { task.finishOnWorker(outcome) }
+                        worker.report {
+                            task.finishOnWorker(outcome)
+                            // The last references to the answered request and what its completion captured (the
+                            // engine's operation, the message, the answer) go with the work the report left: after
+                            // the next request is written when one was left for this worker, at once otherwise.
+                            worker.afterCompletion { withExtendedLifetime((waiting, outcome)) {} }
+                        }
                     }
                     self.monitor.withLock { _ = $0.running.removeValue(forKey: ObjectIdentifier(task)) }
                 }

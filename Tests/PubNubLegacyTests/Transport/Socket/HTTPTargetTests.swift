@@ -46,7 +46,23 @@ import Testing
         #expect(Self.target("http://origin.example/")?.secure == false)
     }
 
+    /// The `Host` header is the URL's `host:port` text where that spells the host and the number, and is made from
+    /// them where it does not (user info, a port with leading zeros).
+    @Test func theHostHeaderNamesTheHostAndThePortNumber() throws {
+        #expect(HTTPTarget(urlText: "http://user:secret@origin.example:8080/x")?.hostHeader == "origin.example:8080")
+        #expect(HTTPTarget(urlText: "http://user@[::1]:8080/x")?.hostHeader == "[::1]:8080")
+        #expect(HTTPTarget(urlText: "http://origin.example:0080/x")?.hostHeader == "origin.example")
+        #expect(HTTPTarget(urlText: "http://origin.example:00081/x")?.hostHeader == "origin.example:81")
+        #expect(HTTPTarget(urlText: "https://origin.example:0443/x")?.hostHeader == "origin.example")
+        let fragment = try #require(HTTPTarget(urlText: "http://h:81/a#b#c"))
+        #expect(fragment.pathAndQuery == "/a" && fragment.hostHeader == "h:81")
+        #expect(HTTPTarget(urlText: "http://h:81#only")?.pathAndQuery == "/")
+    }
+
     @Test func otherSchemesAndBadAuthoritiesAreRefused() {
+        #expect(HTTPTarget(urlText: "http://host:+80/") == nil)
+        #expect(HTTPTarget(urlText: "http://host:8o/") == nil)
+        #expect(HTTPTarget(urlText: "http://host:65536/") == nil)
         #expect(Self.target("ftp://127.0.0.1/") == nil)
         #expect(Self.target("https://") == nil)
         #expect(Self.target("http://:80/") == nil)
