@@ -259,6 +259,32 @@ extension ResponseParserTests {
         #expect(text == "7")
     }
 
+    /// An unreadable element is reported with exactly its own text and the scan goes on after it, whatever went wrong
+    /// inside it — a channel of another type, a string read that failed halfway, a bad publish timetoken — and with
+    /// whitespace around the elements.
+    @Test func anUnreadableEnvelopeIsReportedWithItsOwnTextAndTheNextOneIsRead() throws {
+        let elements = [
+            #"{"c":5,"d":1}"#,
+            #"{"c":"\ud800x","d":[1,{"a":"]"}]}"#,
+            #"{"c":"ch","p":{"t":true},"d":2}"#,
+        ]
+        let body = #"{"t":{"t":"9"},"m":[ "# + elements.joined(separator: " , ") + #" ,{"c":"ok","d":3} ]}"#
+        let parsed = try ResponseParser.subscribe(Self.response(200, body)).get()
+        #expect(parsed.messages.map(\.channel) == [nil, nil, nil, "ok"])
+        for (index, element) in elements.enumerated() {
+            guard case .undecodable(let text, .unreadableEnvelope) = parsed.payload(of: parsed.messages[index]) else {
+                Issue.record("element \(index) not reported as unreadable")
+                continue
+            }
+            #expect(text == element)
+        }
+        guard case .value(let last) = parsed.payload(of: parsed.messages[3]) else {
+            Issue.record("the readable envelope after them was not read")
+            return
+        }
+        #expect((last as? NSNumber)?.intValue == 3)
+    }
+
     @Test func aDeeplyNestedPayloadIsReportedNotFatal() throws {
         let depth = 100_000
         let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
