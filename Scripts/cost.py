@@ -13,10 +13,11 @@ process start, the connect and the warm-up cancelled out.
   switches       context switches of the measured window, from the process's own getrusage (voluntary: a thread
                  blocked; involuntary: it was preempted), taken from the large run without valgrind.
 
-Workloads: `publish` (messages published back to back, sent one at a time in call order), `sequential` (each message
-published from the completion block of the one before, as Scripts/bench.sh's publish_sequential: the client's
-delivery queue is on the path of every publish; the Python SDK's `publish`, a blocking call per message, is already
-this),
+Workloads: `publish` (messages published back to back, sent one at a time in call order), `pipelined` (the same
+with publishPipelineDepth 32, the publisher of Scripts/bench.sh's delivery_pipelined_throughput; ours only),
+`sequential` (each message published from the completion block of the one before, as Scripts/bench.sh's
+publish_sequential: the client's delivery queue is on the path of every publish; the Python SDK's `publish`, a
+blocking call per message, is already this),
 `receive` (messages delivered to one subscriber; they are published by a separate pipelined LegacyDemo while the
 subscriber is stopped with SIGSTOP, so every run receives them in the same answers — the first, then full answers of
 100 — whatever the timing), and `idle` (one client connected and subscribed, doing nothing: resident memory and
@@ -39,6 +40,8 @@ import time
 
 CHANNELS = "cost-a,cost-b,cost-c,cost-d"
 IDLE_SECONDS = 7
+# Workloads that are another `LegacyDemo cost` subcommand with other flags (and print that subcommand's figures).
+SUBCOMMANDS = {"pipelined": "publish"}
 
 
 def progress(text: str) -> None:
@@ -57,11 +60,13 @@ class Client:
 
     def workload(self, kind: str, origin: str, count: int) -> list:
         if self.swift:
-            arguments = [kind, "--origin", origin]
+            arguments = [SUBCOMMANDS.get(kind, kind), "--origin", origin]
         else:
             arguments = [kind, origin]
-        if kind in ("publish", "sequential", "receive"):
+        if kind in ("publish", "pipelined", "sequential", "receive"):
             arguments += ["--count", str(count), "--channels", CHANNELS if kind == "receive" else "cost-publish"]
+        if kind == "pipelined":
+            arguments += ["--pipeline-depth", "32"]
         elif kind == "idle":
             # Every client idles as long, past the Swift transport's 5 s worker linger (earlier builds' default was 3 s).
             arguments += ["--seconds", str(IDLE_SECONDS)]
@@ -240,11 +245,12 @@ def measure(runner: Runner, client: Client, kind: str, counts: tuple, tools: set
             figures[f"syscalls_{name}"] = (high_calls[name] - low_calls.get(name, 0)) / per
     progress(f"{client.name} {kind}: context switches and CPU time, {large} messages, no tool")
     costs, _ = runner.run(client, kind, large, "")
+    prefix = SUBCOMMANDS.get(kind, kind)
     for name in ("switches", "voluntary_switches", "involuntary_switches", "cpu"):
-        key = f"{kind}_{name}_per_message"
+        key = f"{prefix}_{name}_per_message"
         if key in costs:
             figures[name if name != "cpu" else "cpu_us"] = costs[key]
-    figures["rate"] = costs.get(f"{kind}_rate", 0)
+    figures["rate"] = costs.get(f"{prefix}_rate", 0)
     return figures
 
 
@@ -256,8 +262,8 @@ def main() -> int:
                              "NAME=PATH names its column (default: against, against2, ...)")
     parser.add_argument("--python", help="the Python of a venv with the pinned SDK; without it, no Python figures")
     parser.add_argument("--no-callgrind", action="store_true", help="skip the instruction counts (slow)")
-    parser.add_argument("--workloads", default="publish,sequential,receive,origin,idle",
-                        help="which of publish,sequential,receive,origin,idle to run")
+    parser.add_argument("--workloads", default="publish,pipelined,sequential,receive,origin,idle",
+                        help="which of publish,pipelined,sequential,receive,origin,idle to run")
     parser.add_argument("--keep", help="a directory to keep the profiles and reports in (callgrind_annotate them)")
     args = parser.parse_args()
 
@@ -291,9 +297,12 @@ def main() -> int:
         results = {}
         workloads = args.workloads.split(",")
         for client in clients:
-            results[client.name] = {"publish": {}, "sequential": {}, "receive": {}, "origin": {}, "idle": {}}
+            results[client.name] = {
+                "publish": {}, "pipelined": {}, "sequential": {}, "receive": {}, "origin": {}, "idle": {}}
             if "publish" in workloads:
                 results[client.name]["publish"] = measure(runner, client, "publish", client.publishes, tools)
+            if "pipelined" in workloads and client.swift:
+                results[client.name]["pipelined"] = measure(runner, client, "pipelined", client.publishes, tools)
             if "sequential" in workloads and client.swift:
                 results[client.name]["sequential"] = measure(runner, client, "sequential", client.publishes, tools)
             if "receive" in workloads:
@@ -307,7 +316,7 @@ def main() -> int:
                 progress(f"{client.name} idle: resident memory and threads")
                 idle, _ = runner.run(client, "idle", 0, "")
                 results[client.name]["idle"] = idle
-            for kind in ("publish", "sequential", "receive", "origin"):
+            for kind in ("publish", "pipelined", "sequential", "receive", "origin"):
                 for name, value in results[client.name][kind].items():
                     unit = {"instructions": "instructions", "rate": "msg/s", "cpu_us": "us"}.get(
                         name, "switches" if "switches" in name else "calls")
@@ -316,7 +325,7 @@ def main() -> int:
                 print(f"COST {client.name} {name} {value:.2f} {'KiB' if 'rss' in name else 'count'}", flush=True)
         names = [client.name for client in clients]
         print(f"\n{'per message':38}" + "".join(f"{name:>14}" for name in names))
-        for kind in ("publish", "sequential", "receive", "origin"):
+        for kind in ("publish", "pipelined", "sequential", "receive", "origin"):
             keys = []
             for name in names:
                 keys += [key for key in results[name][kind] if key not in keys]

@@ -5,7 +5,7 @@
 # Scripts/cost.py says how each figure is taken; BENCHMARKS.md has the latest run.
 # Installs what it needs on a fresh clone: valgrind (Debian) and the .venv-interop venv (as Scripts/test.sh).
 # Usage: Scripts/cost.sh [--against [NAME=]LEGACY_DEMO_BINARY]... [--no-python] [--no-callgrind] [--keep DIRECTORY]
-#                       [--workloads publish,sequential,receive,origin,idle] [--dynamic]
+#                       [--workloads publish,pipelined,sequential,receive,origin,idle] [--dynamic]
 #   --against [NAME=]BINARY: also measure another LegacyDemo build (e.g. an earlier commit's release binary) in the
 #   same run, in a column NAME (repeatable);
 #   --keep: leave the callgrind profiles and perf/strace reports in DIRECTORY (for callgrind_annotate);
@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
         --no-python) python=no; shift ;;
         --dynamic) linking=(--dynamic); shift ;;
         *) echo "usage: Scripts/cost.sh [--against [NAME=]BINARY]... [--no-python] [--no-callgrind] [--keep DIRECTORY]" \
-               "[--workloads publish,sequential,receive,origin,idle] [--dynamic]" >&2
+               "[--workloads publish,pipelined,sequential,receive,origin,idle] [--dynamic]" >&2
            exit 2 ;;
     esac
 done

@@ -104,6 +104,8 @@ final class ClientEngine: @unchecked Sendable {
     /// The channel objects the app subscribed with, by name: events update and name these objects, so another
     /// client's purge of the shared channel cache cannot detach them from the app's references.
     var channelObjects: [String: PNChannel] = [:]
+    /// The last origin whose plain-`http` route `pipelineDepth` decided, and the decision.
+    private var pipelineRoute: (origin: String, usesSockets: Bool)?
     /// The publish template of the last context a GET publish was sent in, remade when the context changes.
     private var publishTemplate: PublishRequestTemplate?
     /// The cipher of the current settings, rebuilt when the cipher key or mode changes.
@@ -310,13 +312,24 @@ final class ClientEngine: @unchecked Sendable {
     /// Publishes that may wait for their answers at once: `publishPipelineDepth`, or 1 where publishes do not go
     /// through the pipelined lane (TLS, or an origin this platform reaches through URLSession: `TransportRoute`).
     var pipelineDepth: Int {
-        guard let settings = self.settings, settings.publishPipelineDepth > 1,
-            !settings.secure || self.security.level == .plain,
-            TransportRoute.plainHTTPUsesSockets(origin: settings.origin, on: .current)
+        // Asked several times per publish: the settings are read in place (`guard let` would copy every field) and
+        // the origin's route is parsed once per origin (`pipelineRoute`).
+        guard let depth = self.settings?.publishPipelineDepth, depth > 1,
+            self.settings?.secure == false || self.security.level == .plain,
+            let origin = self.settings?.origin, self.plainHTTPUsesSockets(origin: origin)
         else {
             return 1
         }
-        return settings.publishPipelineDepth
+        return depth
+    }
+
+    /// `TransportRoute.plainHTTPUsesSockets` for `origin`, remembered for the last origin asked about (the decision
+    /// parses a URL, and the settings' origin rarely changes).
+    private func plainHTTPUsesSockets(origin: String) -> Bool {
+        if let route = self.pipelineRoute, route.origin == origin { return route.usesSockets }
+        let usesSockets = TransportRoute.plainHTTPUsesSockets(origin: origin, on: .current)
+        self.pipelineRoute = (origin, usesSockets)
+        return usesSockets
     }
 
     /// Lets the operations after `operation` (the running publish, just written on the pipelined lane) start while it

@@ -14,6 +14,7 @@ import Testing
     typealias Client = LocalOriginClientTests
     static let sent = PNMessageState.PNMessageSent.rawValue
     static let sendingError = PNMessageState.PNMessageSendingError.rawValue
+    static let sending = PNMessageState.PNMessageSending.rawValue
 
     /// An origin for the faults LocalOrigin does not script: time answers for connecting, publish answers from
     /// `publish` (which may block or hang up).
@@ -182,6 +183,44 @@ import Testing
         #expect(sent == ["\"p0\"", "\"p1\"", "\"p2\"", "\"p3\""])
         let publishConnections = Set(server.requests.filter { $0.target.hasPrefix("/publish/") }.map(\.connection))
         #expect(publishConnections.count == 1)
+        client.disconnect()
+    }
+
+    @Test func aListenerThatTakesLongHoldsNoAnswerBehindIt() async throws {
+        // The pipelined reader hands each answer to the engine itself, but the listener calls run on the delivery
+        // queue's own thread: while the first publish's block runs, the engine still takes the other answers, so
+        // none of them waits for app code until its deadline.
+        let origin = try LocalOrigin.start()
+        defer { origin.stop() }
+        let recorder = EventRecorder()
+        // A deadline far past the time the answers take, and short of the hold's own limit: were the answers held
+        // behind the block, the publishes would fail with it.
+        let client = try await Self.connected(to: origin.address, depth: 4, recorder: recorder, timeout: 30)
+        let engine = client.engine
+        let channel = PNChannel.channelWithName(Client.unique("slow-listener"))
+        let count = 6
+        let answeredWhileHeld = Locked<Bool?>(nil)
+        for index in 0..<count {
+            client.sendMessage("s\(index)", toChannel: channel) { state, _ in
+                if index == 0 && state == .PNMessageSent {
+                    let answered =
+                        (try? eventuallyBlocking("every publish answered", within: 120) {
+                            engine.queue.sync { engine.pipelined.isEmpty && engine.current == nil }
+                        }) != nil
+                    answeredWhileHeld.set(answered)
+                }
+                recorder.block("s\(index).\(state.rawValue)")
+            }
+        }
+        // Every outcome, sent or failed, reached its block.
+        let outcomes = {
+            recorder.entries.filter {
+                $0.source == .block && $0.name.hasPrefix("s") && !$0.name.hasSuffix(".\(Self.sending)")
+            }
+        }
+        try await eventually("\(count) outcomes", within: 150) { outcomes().count >= count }
+        #expect(answeredWhileHeld.current == true)
+        #expect(outcomes().map(\.name) == (0..<count).map { "s\($0).\(Self.sent)" })
         client.disconnect()
     }
 

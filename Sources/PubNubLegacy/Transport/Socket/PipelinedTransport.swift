@@ -275,7 +275,12 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
         var reader = HTTPResponseReader(limits: limits)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 1)
         defer { buffer.deallocate() }
-        let failure = self.readAnswers(line, reader: &reader, buffer: buffer, limits: limits)
+        // A worker that reports its answers: the engine handles each on this thread (`WorkerThread.hand(to:_:)`), no
+        // queue thread is woken per answer; the listener calls stay on the delivery queue's thread, so the answers
+        // behind never wait for app code.
+        let failure = WorkerThread.run(for: self, makesListenerCalls: false) { worker in
+            self.readAnswers(line, worker: worker, reader: &reader, buffer: buffer, limits: limits)
+        }
         let orphans = self.monitor.withLock { _ -> [SocketTask] in
             // The writer sees the line retired and moves to a new one before writing again.
             line.retired = true
@@ -294,6 +299,7 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
     /// of the requests still written on it).
     private func readAnswers(
         _ line: Line,
+        worker: WorkerThread,
         reader: inout HTTPResponseReader,
         buffer: UnsafeMutableRawBufferPointer,
         limits: ResponseLimits
@@ -313,12 +319,14 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
                 if count == 0 {
                     // End of stream: a close-delimited body ends here; anything else is cut.
                     progress = try reader.finish()
-                    if case .complete(let response, _) = progress { self.answer(line, with: response) }
+                    if case .complete(let response, _) = progress { self.answer(line, with: response, on: worker) }
                     return SocketFailure.connectionLost
                 }
                 progress = try reader.consume(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                 while case .complete(let response, _) = progress {
-                    guard self.answer(line, with: response) else { return SocketFailure.badServerResponse }
+                    guard self.answer(line, with: response, on: worker) else {
+                        return SocketFailure.badServerResponse
+                    }
                     guard reader.keepAlive else { return SocketFailure.connectionLost }
                     progress = try reader.next()
                 }
@@ -328,14 +336,15 @@ final class PipelinedTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    /// Completes the oldest written request of `line` with `response`; false when none was waiting (an unasked answer).
+    /// Completes the oldest written request of `line` with `response`, reported by `worker`; false when none was
+    /// waiting (an unasked answer).
     @discardableResult
-    private func answer(_ line: Line, with response: TransportResponse) -> Bool {
+    private func answer(_ line: Line, with response: TransportResponse, on worker: WorkerThread) -> Bool {
         let task = self.monitor.withLock { _ -> SocketTask? in
             line.written.isEmpty ? nil : line.written.removeFirst()
         }
         guard let task else { return false }
-        task.finishOnWorker(.success(response))
+        worker.report { task.finishOnWorker(.success(response)) }
         return true
     }
 

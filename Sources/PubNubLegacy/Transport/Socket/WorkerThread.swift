@@ -6,13 +6,20 @@ import PlatformSupport
 // to the worker cost two thread wake-ups per request, more than the client's own work on an idle core. A worker that
 // reports an answer therefore lets its completion run the engine's handling on the worker itself (`ClientEngine`
 // goes through `hand(to:_:)`), and a request sent from inside that completion to the same pool waits for this worker
-// instead of waking another (`SocketPool.enqueue`).
+// instead of waking another (`SocketPool.enqueue`). The pipelined lane's reader reports its answers the same way
+// (the engine's handling on the reader, without a wake-up of a queue thread per answer), but leaves the listener
+// calls to the delivery queue's own thread.
 
 /// What the code a socket worker calls may ask about that worker: thread-local, read and written only by its own
 /// thread.
 final class WorkerThread {
     /// The pool the worker belongs to.
     let pool: ObjectIdentifier
+    /// True when a delivery lane may make its listener calls on this worker after a report
+    /// (`DeliveryLane.enqueue`): the socket pool's workers, whose requests' deadlines wait for such calls
+    /// (`SocketTask.expire()`). A pipelined reader is false: the answers behind the one it reports must not wait
+    /// for app code.
+    let makesListenerCalls: Bool
     /// True while the worker runs a request's completion (and holds no lock).
     private(set) var reporting = false
     /// True once a request sent from inside that completion was left in the pool's queue for this worker to take
@@ -21,8 +28,9 @@ final class WorkerThread {
     /// Work left for the end of the report under way (`afterCompletion(_:)`).
     private var owed: [() -> Void] = []
 
-    private init(pool: ObjectIdentifier) {
+    private init(pool: ObjectIdentifier, makesListenerCalls: Bool) {
         self.pool = pool
+        self.makesListenerCalls = makesListenerCalls
     }
 
     /// The worker running on the calling thread; nil on every other thread.
@@ -43,10 +51,14 @@ final class WorkerThread {
     }
 
     /// Runs `body` as the thread of a worker of `pool`: `current` answers the worker passed to `body` until it
-    /// returns.
-    static func run(for pool: AnyObject, _ body: (WorkerThread) -> Void) {
-        let worker = WorkerThread(pool: ObjectIdentifier(pool))
-        Self.threads.withValue(worker) { body(worker) }
+    /// returns. `makesListenerCalls`: whether a delivery lane may make its calls on it (`makesListenerCalls`).
+    static func run<Outcome>(
+        for pool: AnyObject,
+        makesListenerCalls: Bool = true,
+        _ body: (WorkerThread) -> Outcome
+    ) -> Outcome {
+        let worker = WorkerThread(pool: ObjectIdentifier(pool), makesListenerCalls: makesListenerCalls)
+        return Self.threads.withValue(worker) { body(worker) }
     }
 
     /// Runs `completion` marked as reporting: inside it, `hand(to:_:)` runs its work in place. Then the work the

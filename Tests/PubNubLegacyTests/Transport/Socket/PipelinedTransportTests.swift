@@ -59,6 +59,33 @@ import Testing
         #expect(server.requests.map(\.target) == (0..<5).map { "/r\($0)" })
     }
 
+    @Test func answersAreReportedByTheReaderAsAWorkerThatLeavesListenerCallsToTheirQueue() async throws {
+        // The reader reports each answer as a socket worker does (the engine's handling then runs on it, with no
+        // queue thread woken), but a delivery lane must not make its listener calls there: the answers behind would
+        // wait for app code.
+        let server = try RawHTTPServer { request in .send(RawHTTPServer.ok("answer:\(request.target)"), close: false) }
+        defer { server.stop() }
+        let transport = PipelinedTransport(label: "test")
+        defer { transport.invalidate() }
+        let seen = Locked<[(reporting: Bool, makesListenerCalls: Bool)?]>([])
+        let log = CompletionLog()
+        for id in 0..<3 {
+            let record = log.completion(id)
+            transport.send(Self.get(server, "/w\(id)")) { result in
+                let worker = WorkerThread.current
+                seen.withLock { $0.append(worker.map { ($0.reporting, $0.makesListenerCalls) }) }
+                record(result)
+            }
+        }
+        try await log.waitFor(3)
+        for id in 0..<3 {
+            #expect(try Self.body(log, id)?.get() == "answer:/w\(id)")
+        }
+        let workers = seen.current
+        #expect(workers.count == 3)
+        #expect(workers.allSatisfy { $0?.reporting == true && $0?.makesListenerCalls == false })
+    }
+
     @Test func postBodiesArePipelinedToo() async throws {
         let server = try RawHTTPServer(pipelinedBeforeAnswer: 3) { request in
             .send(RawHTTPServer.ok(String(decoding: request.body, as: UTF8.self)), close: false)
