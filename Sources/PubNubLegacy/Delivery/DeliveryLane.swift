@@ -38,10 +38,10 @@ final class DeliveryLane: @unchecked Sendable {
     ///
     /// The drain asked for is a block on the queue — except on a socket worker that reports an answer
     /// (`WorkerThread.makesListenerCalls`: not a pipelined reader), for a lane that is not the main queue's: that
-    /// worker runs the drain itself with `queue.sync` once the engine has handled
-    /// the answer (`WorkerThread.afterCompletion`). The calls still run on the delivery queue, one drain at a time,
-    /// in order; no thread is woken for them, and a request a callback sends (the next publish) is written by the
-    /// same worker when the drain ends. The main queue's calls must run on the main thread: always a block there.
+    /// worker runs the drain itself with `queue.sync` once the engine has handled the answer
+    /// (`WorkerThread.afterCompletion`). The calls still run on the delivery queue, one drain at a time, in order; no
+    /// thread is woken for them, and a request a callback sends (the next publish) is written by the same worker when
+    /// the drain ends. The main queue's calls must run on the main thread: always a block there.
     func enqueue(_ job: any DeliveryJob) {
         let requests = self.ledger.withLock { $0.append(job, viaRunLoop: self.viaRunLoop) }
         if requests.queue, !self.viaRunLoop, let worker = WorkerThread.current, worker.reporting,

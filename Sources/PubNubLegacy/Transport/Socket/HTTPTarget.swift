@@ -84,13 +84,12 @@ struct HTTPTarget: Sendable, Equatable {
         }
         let hostText = Self.text(bytes, host)
         let bracketedInURL = bytes[authorityStart] == UInt8(ascii: "[")
-        let bracketed = bytes[host].contains(colon) ? "[\(hostText)]" : hostText
+        let isIPv6 = bytes[host].contains(colon)
+        let bracketed = isIPv6 ? "[\(hostText)]" : hostText
         let hostHeader: String
         if number == defaultPort {
             hostHeader = bracketed
-        } else if let port, bytes[port.lowerBound] != UInt8(ascii: "0"),
-            bracketedInURL || !bytes[host].contains(colon)
-        {
+        } else if let port, bytes[port.lowerBound] != UInt8(ascii: "0"), bracketedInURL || !isIPv6 {
             // The URL's own `host:port` is the header (one string made, no number formatted) when it spells the same:
             // the port without a leading zero, an IPv6 host bracketed there.
             hostHeader = Self.text(bytes, authorityStart..<port.upperBound)
