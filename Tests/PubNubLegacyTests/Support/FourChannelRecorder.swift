@@ -145,9 +145,30 @@ final class FourChannelRecorder: NamingDelegate, @unchecked Sendable {
         }
     }
 
+    /// A name for `object` that no other object gets while the test process runs. Its address would not do: the
+    /// recorder does not keep payloads alive, so a publish's error freed after its delivery can leave its address to
+    /// the next error (seen: a subscribe's timeout error taking the address of the publish's timeout error before
+    /// it), and two payloads would count as one.
     private static func id(_ object: AnyObject) -> String {
-        String(UInt(bitPattern: ObjectIdentifier(object).hashValue), radix: 16)
+        let identifier = ObjectIdentifier(object)
+        let serial = Self.identities.withLock { identities -> Int in
+            if let known = identities.byAddress[identifier], known.object === object {
+                return known.serial
+            }
+            identities.next += 1
+            identities.byAddress[identifier] = Identity(object: object, serial: identities.next)
+            return identities.next
+        }
+        return String(serial, radix: 16)
     }
+
+    /// An object seen by `id(_:)`: held weakly, so a freed object's address names the next object anew.
+    private struct Identity {
+        weak var object: AnyObject?
+        let serial: Int
+    }
+
+    private static let identities = Locked<(byAddress: [ObjectIdentifier: Identity], next: Int)>(([:], 0))
 
     // MARK: - Completion blocks
 
