@@ -180,12 +180,12 @@ extension ClientEngine {
     /// Sends a best-effort leave for `names` with the current identifier; `completion` runs once, when it is
     /// answered, fails, times out (10 s) or is skipped because the client is offline (docs/BEHAVIOR.md §3.6).
     ///
-    /// A cancelled long-poll that was already on its way could otherwise reach the origin after the leave and
-    /// join `names` again (with the old uuid after a UUID change, docs/BEHAVIOR.md §2.10). So the leave waits until the
-    /// transport reported the requests `after` (the long-polls the change cancelled) ended, and goes out on the
-    /// long-poll lane, as 3.4 sent it on the messaging socket: that lane drops the cancelled exchange before it
-    /// starts the leave, so a long-poll already written is on the wire ahead of it. The 10 s bound counts from
-    /// this call, the wait included.
+    /// A cancelled long-poll written after the leave would reach the origin after it and join `names` again (with
+    /// the old uuid after a UUID change, docs/BEHAVIOR.md §2.10). So the leave waits until the transport reported the
+    /// requests `after` (the long-polls the change cancelled) ended, and goes out on the long-poll lane, as 3.4 sent
+    /// it on the messaging socket: that lane drops the cancelled exchange before it starts the leave, so a long-poll
+    /// already written is on the wire ahead of it. On the wire only: it has a connection of its own, and the origin
+    /// may still take it after the leave (§3.6). The 10 s bound counts from this call, the wait included.
     func sendLeave(_ names: [String], after replaced: Set<Int> = [], completion: @escaping () -> Void) {
         guard self.connection.allowsBestEffortRequests, !names.isEmpty,
             let settings = self.settings

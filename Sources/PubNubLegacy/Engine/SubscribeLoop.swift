@@ -89,8 +89,9 @@ final class SubscribeLoop {
     }
 
     /// Runs `body` once every request of `requests` has been reported ended by its transport (answered, failed or
-    /// cancelled), at once when none is left. A leave waits for this so that the long-poll it replaces cannot reach
-    /// the origin after it and join the leaving uuid again (docs/BEHAVIOR.md §2.10, §3.6).
+    /// cancelled), at once when none is left. A leave waits for this so that the long-poll it replaces is never
+    /// written after it; one written just before can still reach the origin after the leave, on its own connection,
+    /// and join the leaving uuid again (docs/BEHAVIOR.md §2.10, §3.6).
     func whenRequestsEnd(_ requests: Set<Int>, _ body: @escaping () -> Void) {
         let pending = requests.intersection(self.unfinishedRequests)
         guard !pending.isEmpty else {
