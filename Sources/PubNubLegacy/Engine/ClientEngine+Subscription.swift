@@ -185,7 +185,8 @@ extension ClientEngine {
     /// requests `after` (the long-polls the change cancelled) ended, and goes out on the long-poll lane, as 3.4 sent
     /// it on the messaging socket: that lane drops the cancelled exchange before it starts the leave, so a long-poll
     /// already written is on the wire ahead of it. On the wire only: it has a connection of its own, and the origin
-    /// may still take it after the leave (§3.6). The 10 s bound counts from this call, the wait included.
+    /// may still take it after the leave (docs/BEHAVIOR.md §3.6). The 10 s bound counts from this call, the wait
+    /// included.
     func sendLeave(_ names: [String], after replaced: Set<Int> = [], completion: @escaping () -> Void) {
         guard self.connection.allowsBestEffortRequests, !names.isEmpty,
             let settings = self.settings
