@@ -152,12 +152,10 @@ import FoundationNetworking
     @Test func writingToAConnectionTheServerResetFailsWithoutEndingTheProcess() async throws {
         // OpenSSL writes with `write`, which raises SIGPIPE on a reset connection; the workers block that signal.
         // The terminator completes the handshake, finds the origin gone and closes; the client is still writing a
-        // large body, so its later writes meet the reset. The origin refuses connections rather than stopping: it keeps
-        // its port, which a stopped origin gives back to the kernel for another test's server to take (a loaded
-        // parallel run once got that server's 413 through the terminator).
+        // large body, so its later writes meet the reset.
         let rig = try await Rig.start()
         defer { rig.stop() }
-        try rig.origin.inject(.refuseConnections(dropExisting: true))
+        rig.origin.stop()
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
         for _ in 0..<3 {
