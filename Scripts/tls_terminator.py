@@ -16,7 +16,8 @@ Python's `ssl` module serves TLS; certificates are made with the `openssl` comma
       TLS and plain HTTP alike: a first byte 0x16 opens a TLS handshake, anything else is relayed as it is. Prints
       `listening PORT` first, then one line per connection (unless --quiet): `tls`, `tls-rejected` (the handshake
       failed with the client's alert, e.g. it refused the certificate), `tls-abandoned` (the client closed the
-      connection mid-handshake without an alert), `tls-cut` (--mode cut-handshake) or `plain`.
+      connection mid-handshake without an alert), `tls-cut` (--mode cut-handshake) or `plain` (followed by the
+      request line, `plain GET /time/0?uuid=u HTTP/1.1`, when it has arrived whole by the time it is read).
       --test-ca DIR makes a CA and a certificate for 127.0.0.1/localhost in DIR (printing `ca DIR/ca.pem`) and serves it.
       --mode cut-handshake reads the start of each TLS handshake and closes the connection.
       --lifeline ends the terminator when its standard input closes (tests hold it open); --cleanup DIR deletes DIR
@@ -145,7 +146,12 @@ def serve_connection(client, context, upstream, mode, quiet):
             if not quiet:
                 say("tls")
         elif not quiet:
-            say("plain")
+            # With the request line when it has come whole (a test tells its own client's plain requests, by their
+            # `uuid`, from another test's client still trying a port this terminator has been given since).
+            head = client.recv(2048, socket.MSG_PEEK)
+            line = head.split(b"\r\n", 1)[0] if b"\r\n" in head else b""
+            text = "".join(c if " " <= c <= "~" else "?" for c in line.decode("latin-1"))
+            say(f"plain {text}" if text else "plain")
         # Connected only now: an origin that refuses shows as a closed connection after the handshake, as a refused
         # plain connection would, never as a TLS failure.
         origin = socket.create_connection(("127.0.0.1", upstream))

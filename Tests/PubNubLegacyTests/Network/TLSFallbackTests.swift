@@ -261,7 +261,8 @@ import FoundationNetworking
             #expect(origin.counters.requests == 0)
             #expect(!proxy.connections.contains(.tls))
         }
-        #expect(!proxy.connections.contains(.plain))
+        // Not one plain request of this client (another test's client may have reached this port: `plainConnections`).
+        #expect(proxy.plainConnections(of: [PercentEncoding.escape(harness.client.clientIdentifier() ?? "")]).isEmpty)
     }
 
     @Test func s11WithTheRequirementWaivedARefusedCertificateFallsBackToPlainHTTPOnTheSamePort() async throws {
@@ -282,5 +283,12 @@ import FoundationNetworking
         harness.client.requestServerTimeTokenWithCompletionBlock(harness.four.timeBlock)
         let time = try await harness.sink.next(.sink, "didReceiveTimeToken", within: 10)
         #expect(time.value != nil)
+        // The terminator names the request of each plain connection, and this client's carry its uuid: what the
+        // tests that must see none of this client's plain requests rely on (`TLSProxy.plainConnections(of:)`).
+        let uuid = PercentEncoding.escape(harness.client.clientIdentifier() ?? "")
+        let lines = proxy.plainRequestLines
+        #expect(lines.contains { $0.hasPrefix("GET /time/0?") && TLSProxy.uuid(inRequestLine: $0) == uuid }, "\(lines)")
+        #expect(proxy.plainConnections(of: [uuid]).count == lines.count)
+        #expect(proxy.plainConnections(of: ["someone-else"]).count == lines.filter { $0.isEmpty }.count)
     }
 }

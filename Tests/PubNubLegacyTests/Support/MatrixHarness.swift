@@ -267,6 +267,12 @@ final class MatrixHarness: @unchecked Sendable {
         return peer
     }
 
+    /// The `uuid`s (percent-escaped, as sent) of the client's requests so far and of the peers.
+    var uuidsSent: Set<String> {
+        Set(self.traffic.requests.compactMap { $0.parameter("uuid") })
+            .union(self.peers.compactMap { $0.clientIdentifier().map(PercentEncoding.escape) })
+    }
+
     func waitFor(_ channel: FourChannelRecorder.Channel, _ label: String, from start: Int) async throws {
         try await eventually("\(channel):\(label); seen: \(self.recorder.entries.map(\.description))", within: 20) {
             self.recorder.entries.dropFirst(start).contains { $0.channel == channel && $0.label == label }

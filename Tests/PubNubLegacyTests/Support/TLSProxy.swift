@@ -10,7 +10,8 @@ import TestSupport
 /// 0x16 opens a TLS handshake) and relays both to the origin, printing one line per connection: `tls`,
 /// `tls-rejected` (the handshake failed with the client's alert, e.g. it refused the certificate), `tls-abandoned` (the
 /// client closed the connection mid-handshake without an alert), `tls-cut` (`.cutHandshake`: the
-/// terminator closed the connection inside the handshake) or `plain`. The test that starts it calls `stop()`, which
+/// terminator closed the connection inside the handshake) or `plain` (with its request line, `plainRequestLines`). The
+/// test that starts it calls `stop()`, which
 /// ends the process and deletes any folder the proxy made; should the test process die first, the terminator sees
 /// its stdin close and does both itself.
 final class TLSProxy: @unchecked Sendable {
@@ -150,7 +151,38 @@ final class TLSProxy: @unchecked Sendable {
 
     /// The connections the terminator accepted so far.
     var connections: [Connection] {
-        self.lines.current.compactMap(Connection.init(rawValue:))
+        self.lines.current.compactMap { line in
+            line.hasPrefix("plain ") ? .plain : Connection(rawValue: line)
+        }
+    }
+
+    /// The request line of each plain connection so far (`GET /time/0?…&uuid=u HTTP/1.1`), "" for one whose line the
+    /// terminator had not received whole when it looked.
+    var plainRequestLines: [String] {
+        self.lines.current.compactMap { line in
+            line == "plain" ? "" : line.hasPrefix("plain ") ? String(line.dropFirst(6)) : nil
+        }
+    }
+
+    /// The plain connections that may be a request of a client whose `uuid` (percent-escaped as sent) is in `uuids`:
+    /// those whose request line names one of them, and those whose line shows no `uuid` (not received whole, not a
+    /// request of this client library). Leaves out plain requests of other clients: a test's client still trying a
+    /// port that the kernel has given to this terminator since (tests run in parallel) is not the test's concern.
+    func plainConnections(of uuids: Set<String>) -> [String] {
+        self.plainRequestLines.filter { line in
+            guard let uuid = Self.uuid(inRequestLine: line) else { return true }
+            return uuids.contains(uuid)
+        }
+    }
+
+    /// The `uuid` query parameter of a request line, as sent.
+    static func uuid(inRequestLine line: String) -> String? {
+        let target = line.split(separator: " ").dropFirst().first ?? ""
+        guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        for pair in query.split(separator: "&") where pair.hasPrefix("uuid=") {
+            return String(pair.dropFirst(5))
+        }
+        return nil
     }
 
     /// Waits (up to `seconds`) until the terminator reported a connection of `kind`; it prints its line on its own
