@@ -87,7 +87,8 @@ extension ClientEngine {
     }
 
     /// A publish's checks in 3.4's order — the build error, the pre-flight error, encryption, the size limit — then
-    /// its request, announced by `willSendMessage`.
+    /// its request, announced by `willSendMessage`. The message and the channel are escaped once, for the size
+    /// check and the request (`PublishDraft`).
     private func publishPreflight(
         _ message: PNMessage?,
         buildError: PNError?,
@@ -103,17 +104,15 @@ extension ClientEngine {
         case .success(let encoded): wire = encoded
         case .failure(let error): return .fail(error)
         }
-        let escaped = PercentEncoding.escape(wire)
-        let method: Endpoint.PublishMethod = escaped.utf8.count > Self.postThreshold ? .post : .get
-        let size =
-            PercentEncoding.escape(channel.name).utf8.count + (method == .get ? escaped.utf8.count : wire.utf8.count)
-        if size > Self.maximumMessageSize { return .fail(PNError(code: kPNTooLongMessageError)) }
+        let draft = PublishDraft(channel: channel.name, wire: wire)
+        if draft.size > Self.maximumMessageSize { return .fail(PNError(code: kPNTooLongMessageError)) }
         return .send(
-            .publish(channel: channel.name, message: wire, method: method),
+            .publish(channel: channel.name, message: wire, method: draft.method),
             announcing: Emission(
                 .willSendMessage(message),
                 completion: block.map { box in DeliveryBlock { box.block(.PNMessageSending, message) } }
-            )
+            ),
+            draft: draft
         )
     }
 

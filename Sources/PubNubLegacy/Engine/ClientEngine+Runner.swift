@@ -69,7 +69,7 @@ extension ClientEngine {
         case .succeed(let value):
             request.succeeded(value).forEach(self.report)
             self.finish(operation)
-        case .send(let endpoint, let announcing):
+        case .send(let endpoint, let announcing, let draft):
             // The announcement (will-send) is queued first, but its delivery queue's thread is woken once the request
             // is on its way, not before: woken first, it would take this core and hold the request back.
             DeliveryLane.holdingWakes {
@@ -77,7 +77,13 @@ extension ClientEngine {
                 // docs/BEHAVIOR.md §1.2, with `publishPipelineDepth` above 1: written on the pipelined lane, a publish
                 // lets the next one start before its answer arrives.
                 let pipelining = request.pipelinable && self.pipelineDepth > 1
-                self.exchange(request, endpoint: endpoint, as: operation, on: pipelining ? self.pipelineLane : nil)
+                self.exchange(
+                    request,
+                    endpoint: endpoint,
+                    draft: draft,
+                    as: operation,
+                    on: pipelining ? self.pipelineLane : nil
+                )
                 if pipelining && !operation.finished {
                     self.release(operation)
                 }
@@ -89,12 +95,13 @@ extension ClientEngine {
         self.emit(emission.event, completion: emission.completion)
     }
 
-    /// Sends `endpoint` for `operation` on `lane` (default: the service lane) and finishes the operation with exactly
-    /// one outcome. Idempotent requests are re-sent after a malformed answer or a connection that failed without an
+    /// Sends `endpoint` (a publish's with the escapes of its `draft`) for `operation` on `lane` (default: the service
+    /// lane) and finishes the operation with exactly one outcome. Idempotent requests are re-sent after a malformed answer or a connection that failed without an
     /// answer, 3 attempts in total; the others never are (docs/BEHAVIOR.md §4.3).
     private func exchange<Value>(
         _ request: RequestOperation<Value>,
         endpoint: Endpoint,
+        draft: PublishDraft?,
         as operation: EngineOperation,
         on lane: (any HTTPTransport)?
     ) {
@@ -109,7 +116,7 @@ extension ClientEngine {
         func attempt() {
             attempts += 1
             let retryable = request.idempotent && attempts < 3
-            let task = self.send(endpoint, lane: lane, timeout: timeout + 1) { [unowned self] result in
+            let task = self.send(endpoint, draft: draft, lane: lane, timeout: timeout + 1) { [unowned self] result in
                 guard !operation.finished else { return }
                 switch result {
                 case .failure(.cancelled):

@@ -428,21 +428,25 @@ final class ClientEngine: @unchecked Sendable {
     }
 
     /// Sends `endpoint` on `lane`; `completion` runs on the queue (on the socket worker that read the answer, when it
-    /// can: `WorkerThread.hand(to:_:)`).
+    /// can: `WorkerThread.hand(to:_:)`). A publish's `draft` gives its escapes to the request.
     @discardableResult
     func send(
         _ endpoint: Endpoint,
+        draft: PublishDraft? = nil,
         lane: any HTTPTransport,
         timeout: TimeInterval,
         completion: @escaping (Result<TransportResponse, TransportFailure>) -> Void
     ) -> (any TransportTask)? {
-        guard let context = self.context, var request = self.request(for: endpoint, in: context, timeout: timeout)
+        guard let context = self.context,
+            var request = self.request(for: endpoint, in: context, timeout: timeout, draft: draft)
         else {
             completion(.failure(.other(domain: "PubNubLegacy", code: -1, description: "invalid origin")))
             return nil
         }
-        if let settings = self.settings {
-            request.limits.maximumBodyBytes = settings.maximumResponseBodySize
+        request.timeout = timeout
+        // Read in place: `if let settings` would copy (retain, then release) every field of them.
+        if let maximum = self.settings?.maximumResponseBodySize {
+            request.limits.maximumBodyBytes = maximum
         }
         let box = QueueBox(completion)
         return lane.send(request) { result in
@@ -452,11 +456,13 @@ final class ClientEngine: @unchecked Sendable {
     }
 
     /// `endpoint.request(in: context, timeout: timeout)`; a GET publish's from the template of `context`, made at the
-    /// first publish in it (`PublishRequestTemplate`, the same text with fewer instructions).
+    /// first publish in it (`PublishRequestTemplate`, the same text with fewer instructions), with the escapes of its
+    /// `draft` when it has one.
     private func request(
         for endpoint: Endpoint,
         in context: EndpointContext,
-        timeout: TimeInterval
+        timeout: TimeInterval,
+        draft: PublishDraft?
     ) -> TransportRequest? {
         guard case .publish(let channel, let message, .get) = endpoint else {
             return endpoint.request(in: context, timeout: timeout)
@@ -468,8 +474,17 @@ final class ClientEngine: @unchecked Sendable {
             template = PublishRequestTemplate(context: context)
             self.publishTemplate = template
         }
-        return template.request(channel: channel, message: message, timeout: timeout)
-            ?? endpoint.request(in: context, timeout: timeout)
+        let made =
+            if let draft {
+                template.request(
+                    escapedChannel: draft.escapedChannel,
+                    escapedMessage: draft.escapedMessage,
+                    timeout: timeout
+                )
+            } else {
+                template.request(channel: channel, message: message, timeout: timeout)
+            }
+        return made ?? endpoint.request(in: context, timeout: timeout)
     }
 
     // MARK: - Events

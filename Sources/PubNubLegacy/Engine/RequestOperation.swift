@@ -15,8 +15,9 @@ struct Emission {
 
 /// How a request operation goes on once its preflight ran.
 enum RequestStart<Value> {
-    /// Sends `endpoint`; `announcing` (a publish's `willSendMessage`) is emitted just before.
-    case send(Endpoint, announcing: Emission?)
+    /// Sends `endpoint`; `announcing` (a publish's `willSendMessage`) is emitted just before. `draft`: a publish's
+    /// escaped channel and message, made by its preflight (`PublishDraft`).
+    case send(Endpoint, announcing: Emission?, draft: PublishDraft? = nil)
     /// Fails without a request: a build, validation or pre-flight error (docs/API-3.4.md §3.3).
     case fail(PNError)
     /// Succeeds without a request: there is nothing to change.

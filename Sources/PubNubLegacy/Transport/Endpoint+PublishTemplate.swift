@@ -58,9 +58,24 @@ final class PublishRequestTemplate: Sendable {
     /// publishes cannot be cut (ask `Endpoint.request`). `message` is the JSON text as sent (escaped here, as
     /// `Endpoint.target` escapes it).
     func request(channel: String, message: String, timeout: TimeInterval) -> TransportRequest? {
+        guard self.cut != nil else { return nil }
+        return self.request(
+            escapedChannel: PercentEncoding.escape(channel),
+            escapedMessage: PercentEncoding.escape(message),
+            timeout: timeout
+        )
+    }
+
+    /// `request(channel:message:timeout:)` for a channel and a message already escaped with `PercentEncoding.escape`
+    /// (`PublishDraft` escapes them once, for the size check and the request).
+    func request(
+        escapedChannel channel: String,
+        escapedMessage message: String,
+        timeout: TimeInterval
+    )
+        -> TransportRequest?
+    {
         guard let cut = self.cut else { return nil }
-        let channel = PercentEncoding.escape(channel)
-        let message = PercentEncoding.escape(message)
         var text: [UInt8] = []
         text.reserveCapacity(cut.head.count + channel.utf8.count + 3 + message.utf8.count + cut.tail.count)
         text.append(contentsOf: cut.head)
