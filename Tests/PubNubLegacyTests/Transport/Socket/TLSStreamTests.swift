@@ -27,9 +27,11 @@ import FoundationNetworking
             self.proxy = proxy
         }
 
-        /// A rig whose terminator serves a certificate issued by `issue` (default: valid for 127.0.0.1).
+        /// A rig whose terminator serves a certificate issued by `issue` (default: valid for 127.0.0.1) and relays to
+        /// the origin, or to `upstream` when given.
         static func start(
             mode: TLSProxy.Mode = .relay,
+            upstream: UInt16? = nil,
             issue: (TestCertificateAuthority) async throws -> TestCertificateAuthority.Identity = {
                 try await $0.issue("origin")
             }
@@ -39,7 +41,11 @@ import FoundationNetworking
                 let identity = try await issue(authority)
                 let origin = try LocalOrigin.start()
                 do {
-                    let proxy = try await TLSProxy.start(forwardingTo: origin.port, identity: identity, mode: mode)
+                    let proxy = try await TLSProxy.start(
+                        forwardingTo: upstream ?? origin.port,
+                        identity: identity,
+                        mode: mode
+                    )
                     return Rig(authority: authority, origin: origin, proxy: proxy)
                 } catch {
                     origin.stop()
@@ -151,11 +157,17 @@ import FoundationNetworking
 
     @Test func writingToAConnectionTheServerResetFailsWithoutEndingTheProcess() async throws {
         // OpenSSL writes with `write`, which raises SIGPIPE on a reset connection; the workers block that signal.
-        // The terminator completes the handshake, finds the origin gone and closes; the client is still writing a
-        // large body, so its later writes meet the reset.
-        let rig = try await Rig.start()
+        // The terminator completes the handshake, finds no origin and closes; the client is still writing a large
+        // body, so its later writes meet the reset. The terminator relays to a port bound without listening, which
+        // refuses connections and which no other server can take while the test runs (a stopped origin's port goes
+        // back to the kernel: in a loaded parallel run another test's LocalOrigin took it and answered 413).
+        let dead = LoopbackSocket.tcp()
+        try #require(dead >= 0)
+        defer { close(dead) }
+        try #require(LoopbackSocket.bind(dead, port: 0) == 0)
+        let port: UInt16 = try #require(LoopbackSocket.localPort(dead))
+        let rig = try await Rig.start(upstream: port)
         defer { rig.stop() }
-        rig.origin.stop()
         let transport = SocketTransport(maximumConnections: 1, label: "test")
         defer { transport.invalidate() }
         for _ in 0..<3 {
