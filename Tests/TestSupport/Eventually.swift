@@ -22,9 +22,15 @@ private let pollInterval = 0.005
 /// Evaluates `condition` every few milliseconds, on the caller's isolation (so a main-actor test may read main-actor
 /// state), until it returns true; throws `EventuallyTimeout` naming `what` and `seconds` if it has not by then.
 /// The condition is evaluated once more at the deadline, so a condition that holds then is not a timeout.
+///
+/// The default deadline is 30 s: in the parallel pass on a 2-core machine, hundreds of tests share Swift
+/// concurrency's two cooperative threads, and in its first minute a test's own tasks (the calls it makes, the polls
+/// of its condition) can wait longer than 10 s for one — the fresh-clone CI failed twice at 10 s that way, each time
+/// while hundreds of other tests finished in the same second (a client's request that had not reached the origin
+/// because the task making it had not run). A passing wait takes no longer; a failing one reports 20 s later.
 public func eventually(
     _ what: @autoclosure () -> String,
-    within seconds: Double = 10,
+    within seconds: Double = 30,
     isolation: isolated (any Actor)? = #isolation,
     _ condition: () throws -> Bool
 ) async throws {

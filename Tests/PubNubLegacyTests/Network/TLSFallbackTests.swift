@@ -288,7 +288,7 @@ import FoundationNetworking
         let uuid = PercentEncoding.escape(harness.client.clientIdentifier() ?? "")
         let lines = proxy.plainRequestLines
         #expect(lines.contains { $0.hasPrefix("GET /time/0?") && TLSProxy.uuid(inRequestLine: $0) == uuid }, "\(lines)")
-        #expect(proxy.plainConnections(of: [uuid]).count == lines.count)
-        #expect(proxy.plainConnections(of: ["someone-else"]).count == lines.filter { $0.isEmpty }.count)
+        #expect(TLSProxy.plainConnections(in: lines, of: [uuid]).count == lines.count)
+        #expect(TLSProxy.plainConnections(in: lines, of: ["someone-else"]).count == lines.filter { $0.isEmpty }.count)
     }
 }

@@ -169,7 +169,12 @@ final class TLSProxy: @unchecked Sendable {
     /// request of this client library). Leaves out plain requests of other clients: a test's client still trying a
     /// port that the kernel has given to this terminator since (tests run in parallel) is not the test's concern.
     func plainConnections(of uuids: Set<String>) -> [String] {
-        self.plainRequestLines.filter { line in
+        Self.plainConnections(in: self.plainRequestLines, of: uuids)
+    }
+
+    /// `plainConnections(of:)` among `lines` (`plainRequestLines` read once).
+    static func plainConnections(in lines: [String], of uuids: Set<String>) -> [String] {
+        lines.filter { line in
             guard let uuid = Self.uuid(inRequestLine: line) else { return true }
             return uuids.contains(uuid)
         }
