@@ -96,8 +96,9 @@ extension ClientEngine {
     }
 
     /// Sends `endpoint` (a publish's with the escapes of its `draft`) for `operation` on `lane` (default: the service
-    /// lane) and finishes the operation with exactly one outcome. Idempotent requests are re-sent after a malformed answer or a connection that failed without an
-    /// answer, 3 attempts in total; the others never are (docs/BEHAVIOR.md §4.3).
+    /// lane) and finishes the operation with exactly one outcome. Idempotent requests are re-sent after a malformed
+    /// answer or a connection that failed without an answer, 3 attempts in total; the others never are
+    /// (docs/BEHAVIOR.md §4.3).
     private func exchange<Value>(
         _ request: RequestOperation<Value>,
         endpoint: Endpoint,

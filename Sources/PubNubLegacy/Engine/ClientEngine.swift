@@ -443,7 +443,6 @@ final class ClientEngine: @unchecked Sendable {
             completion(.failure(.other(domain: "PubNubLegacy", code: -1, description: "invalid origin")))
             return nil
         }
-        request.timeout = timeout
         // Read in place: `if let settings` would copy (retain, then release) every field of them.
         if let maximum = self.settings?.maximumResponseBodySize {
             request.limits.maximumBodyBytes = maximum
