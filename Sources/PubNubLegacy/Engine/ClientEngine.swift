@@ -456,14 +456,14 @@ final class ClientEngine: @unchecked Sendable {
 
     /// `endpoint.request(in: context, timeout: timeout)`; a GET publish's from the template of `context`, made at the
     /// first publish in it (`PublishRequestTemplate`, the same text with fewer instructions), with the escapes of its
-    /// `draft` when it has one.
+    /// `draft` (every publish has one: its preflight makes it).
     private func request(
         for endpoint: Endpoint,
         in context: EndpointContext,
         timeout: TimeInterval,
         draft: PublishDraft?
     ) -> TransportRequest? {
-        guard case .publish(let channel, let message, .get) = endpoint else {
+        guard case .publish(_, _, .get) = endpoint, let draft else {
             return endpoint.request(in: context, timeout: timeout)
         }
         let template: PublishRequestTemplate
@@ -473,17 +473,11 @@ final class ClientEngine: @unchecked Sendable {
             template = PublishRequestTemplate(context: context)
             self.publishTemplate = template
         }
-        let made =
-            if let draft {
-                template.request(
-                    escapedChannel: draft.escapedChannel,
-                    escapedMessage: draft.escapedMessage,
-                    timeout: timeout
-                )
-            } else {
-                template.request(channel: channel, message: message, timeout: timeout)
-            }
-        return made ?? endpoint.request(in: context, timeout: timeout)
+        return template.request(
+            escapedChannel: draft.escapedChannel,
+            escapedMessage: draft.escapedMessage,
+            timeout: timeout
+        ) ?? endpoint.request(in: context, timeout: timeout)
     }
 
     // MARK: - Events

@@ -4,8 +4,8 @@ import Foundation
 // message change. Built through `Endpoint.request` (the path and query as text, their check for `URL(string:)`, the
 // scheme and origin put in front), a publish's request cost about 13,400 instructions, and they lie on the path from
 // one publish's answer to the next publish's request (issue 29, BENCHMARKS.md). A template made once per context holds
-// the text around the channel and the message, cut from a request `Endpoint.request` made; a publish then costs its
-// two escapes and one copy.
+// the text around the channel and the message, cut from a request `Endpoint.request` made; a publish then costs one
+// copy (its two escapes are made by its preflight, `PublishDraft`).
 
 /// The GET publish requests of one `EndpointContext`: `Endpoint.request`'s text and settings, made from the text it
 /// gave for one publish of that context, cut around the channel and the message. `EndpointPublishTemplateTests` compare
@@ -54,20 +54,10 @@ final class PublishRequestTemplate: Sendable {
         return Cut(head: head, tail: Array(text[cut.count...]), model: model)
     }
 
-    /// `Endpoint.publish(channel:message:method: .get).request(in: context, timeout:)`, or nil when the context's
-    /// publishes cannot be cut (ask `Endpoint.request`). `message` is the JSON text as sent (escaped here, as
-    /// `Endpoint.target` escapes it).
-    func request(channel: String, message: String, timeout: TimeInterval) -> TransportRequest? {
-        guard self.cut != nil else { return nil }
-        return self.request(
-            escapedChannel: PercentEncoding.escape(channel),
-            escapedMessage: PercentEncoding.escape(message),
-            timeout: timeout
-        )
-    }
-
-    /// `request(channel:message:timeout:)` for a channel and a message already escaped with `PercentEncoding.escape`
-    /// (`PublishDraft` escapes them once, for the size check and the request).
+    /// `Endpoint.publish(channel:message:method: .get).request(in: context, timeout:)` for the channel and the
+    /// message (the JSON text as sent) escaped with `PercentEncoding.escape`, as `Endpoint.target` escapes them
+    /// (`PublishDraft` escapes them once, for the size check and the request); nil when the context's publishes
+    /// cannot be cut (ask `Endpoint.request`).
     func request(
         escapedChannel channel: String,
         escapedMessage message: String,

@@ -48,7 +48,12 @@ import Testing
                 let timeout = Double.random(in: 0...30, using: &generator)
                 let expected = Endpoint.publish(channel: channel, message: message, method: .get)
                     .request(in: context, timeout: timeout)
-                guard let made = template.request(channel: channel, message: message, timeout: timeout) else {
+                let made = template.request(
+                    escapedChannel: PercentEncoding.escape(channel),
+                    escapedMessage: PercentEncoding.escape(message),
+                    timeout: timeout
+                )
+                guard let made else {
                     continue
                 }
                 cut += 1
@@ -62,7 +67,7 @@ import Testing
     @Test func signedContextsAndOriginsURLRewritesAreNotCut() throws {
         for context in Self.contexts() {
             let template = PublishRequestTemplate(context: context)
-            let made = template.request(channel: "c", message: "1", timeout: 1)
+            let made = template.request(escapedChannel: "c", escapedMessage: "1", timeout: 1)
             let prefix = (context.secure ? "https://" : "http://") + context.origin
             let takenAsItIs = !context.origin.isEmpty && RequestURLText.acceptsOrigin(prefix)
             #expect(
@@ -71,7 +76,9 @@ import Testing
             )
         }
         let plain = try #require(Self.contexts().first { $0.origin == "127.0.0.1:8090" && $0.secretKey.isEmpty })
-        #expect(PublishRequestTemplate(context: plain).request(channel: "c", message: "1", timeout: 1) != nil)
+        #expect(
+            PublishRequestTemplate(context: plain).request(escapedChannel: "c", escapedMessage: "1", timeout: 1) != nil
+        )
     }
 
     /// The engine keeps one template, for the context of its last publish: a publish after the client identifier or
