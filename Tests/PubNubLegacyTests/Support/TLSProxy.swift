@@ -182,12 +182,7 @@ final class TLSProxy: @unchecked Sendable {
 
     /// The `uuid` query parameter of a request line, as sent.
     static func uuid(inRequestLine line: String) -> String? {
-        let target = line.split(separator: " ").dropFirst().first ?? ""
-        guard let query = target.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
-        for pair in query.split(separator: "&") where pair.hasPrefix("uuid=") {
-            return String(pair.dropFirst(5))
-        }
-        return nil
+        TrafficLog.Request.parameter("uuid", inTarget: line.split(separator: " ").dropFirst().first ?? "")
     }
 
     /// Waits (up to `seconds`) until the terminator reported a connection of `kind`; it prints its line on its own

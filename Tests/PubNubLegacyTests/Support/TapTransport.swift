@@ -24,7 +24,12 @@ final class TrafficLog: @unchecked Sendable {
 
         /// The value of query parameter `name`, still percent-escaped.
         func parameter(_ name: String) -> String? {
-            guard let query = self.target.split(separator: "?", maxSplits: 1).last, self.target.contains("?") else {
+            Self.parameter(name, inTarget: self.target[...])
+        }
+
+        /// The value of query parameter `name` in `target` (a path and query as sent), still percent-escaped.
+        static func parameter(_ name: String, inTarget target: Substring) -> String? {
+            guard let query = target.split(separator: "?", maxSplits: 1).last, target.contains("?") else {
                 return nil
             }
             for pair in query.split(separator: "&") {
