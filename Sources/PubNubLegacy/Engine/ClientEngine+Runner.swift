@@ -49,7 +49,7 @@ extension ClientEngine {
                 operation.deadlinePassed = true
                 return
             }
-            self.report(request.failed(Self.timeoutError(of: request)))
+            self.report(request.failed(Self.timeoutError(of: request)), of: operation)
             self.finish(operation)
         } else if let id = turn.id, self.withdraw(id) != nil {
             self.report(request.failed(Self.timeoutError(of: request)))
@@ -62,41 +62,49 @@ extension ClientEngine {
     }
 
     private func start<Value>(_ request: RequestOperation<Value>, as operation: EngineOperation) {
+        // docs/BEHAVIOR.md §1.2: a publish is chained (ClientEngine.swift) unless the pipelined lane takes it; chained,
+        // what it reports waits for the outcome of the chained publish before it, so it joins the chain before its
+        // preflight can report.
+        let pipelining = request.pipelinable && self.pipelineDepth > 1
+        let chaining = request.pipelinable && !pipelining && self.serviceLane.chainsRequests
+        if chaining { self.joinChain(operation) }
         switch request.preflight() {
         case .fail(let error):
-            self.report(request.failed(error))
+            self.report(request.failed(error), of: operation)
             self.finish(operation)
         case .succeed(let value):
-            request.succeeded(value).forEach(self.report)
+            for emission in request.succeeded(value) { self.report(emission, of: operation) }
             self.finish(operation)
         case .send(let endpoint, let announcing, let draft):
             // The announcement (will-send) is queued first, but its delivery queue's thread is woken once the request
             // is on its way, not before: woken first, it would take this core and hold the request back.
             DeliveryLane.holdingWakes {
-                if let announcing { self.report(announcing) }
-                // docs/BEHAVIOR.md §1.2, with `publishPipelineDepth` above 1: written on the pipelined lane, a publish
-                // lets the next one start before its answer arrives.
-                let pipelining = request.pipelinable && self.pipelineDepth > 1
+                if let announcing { self.report(announcing, of: operation) }
+                // docs/BEHAVIOR.md §1.2: written on the pipelined lane (`publishPipelineDepth` above 1) or handed to
+                // the service lane chained, a publish lets the next one start before its answer arrives.
                 self.exchange(
                     request,
                     endpoint: endpoint,
                     draft: draft,
                     as: operation,
-                    on: pipelining ? self.pipelineLane : nil
+                    on: pipelining ? self.pipelineLane : nil,
+                    chained: chaining
                 )
-                if pipelining && !operation.finished {
+                if (pipelining || chaining) && !operation.finished {
                     self.release(operation)
                 }
             }
         }
     }
 
+    /// Emits `emission` of an operation that never started.
     private func report(_ emission: Emission) {
         self.emit(emission.event, completion: emission.completion)
     }
 
     /// Sends `endpoint` (a publish's with the escapes of its `draft`) for `operation` on `lane` (default: the service
-    /// lane) and finishes the operation with exactly one outcome. Idempotent requests are re-sent after a malformed
+    /// lane; `chained`: after the chained request before it, `TransportRequest.chained`) and finishes the operation
+    /// with exactly one outcome. Idempotent requests are re-sent after a malformed
     /// answer or a connection that failed without an answer, 3 attempts in total; the others never are
     /// (docs/BEHAVIOR.md §4.3).
     private func exchange<Value>(
@@ -104,11 +112,12 @@ extension ClientEngine {
         endpoint: Endpoint,
         draft: PublishDraft?,
         as operation: EngineOperation,
-        on lane: (any HTTPTransport)?
+        on lane: (any HTTPTransport)?,
+        chained: Bool = false
     ) {
         let timeout = self.settings?.nonSubscriptionRequestTimeout ?? 10
         let fail: (PNError) -> Void = { [unowned self] error in
-            self.report(request.failed(error))
+            self.report(request.failed(error), of: operation)
             self.finish(operation)
         }
         operation.onAbort = { code in fail(PNError(code: code, category: .networkIssues)) }
@@ -117,7 +126,8 @@ extension ClientEngine {
         func attempt() {
             attempts += 1
             let retryable = request.idempotent && attempts < 3
-            let task = self.send(endpoint, draft: draft, lane: lane, timeout: timeout + 1) { [unowned self] result in
+            let task = self.send(endpoint, draft: draft, lane: lane, timeout: timeout + 1, chained: chained) {
+                [unowned self] result in
                 guard !operation.finished else { return }
                 switch result {
                 case .failure(.cancelled):
@@ -144,7 +154,7 @@ extension ClientEngine {
                 case .success(let response):
                     switch request.parse(response) {
                     case .success(let value):
-                        request.succeeded(value).forEach(self.report)
+                        for emission in request.succeeded(value) { self.report(emission, of: operation) }
                         self.finish(operation)
                     case .failure(.malformedJSON) where retryable, .failure(.malformedField) where retryable,
                         .failure(.notUTF8) where retryable:

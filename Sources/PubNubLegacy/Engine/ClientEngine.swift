@@ -6,7 +6,11 @@ import PlatformSupport
 // when it starts and releases it by finishing exactly once — success, failure, timeout or abort. With
 // `publishPipelineDepth` above 1 a publish written on the pipelined lane releases the lock early (`release`) and
 // waits for its answer among the `pipelined` operations; the next publish may then start, while any other operation
-// waits until every pipelined one has finished.
+// waits until every pipelined one has finished. By default a publish is chained instead where the service lane can
+// chain requests (`HTTPTransport.chainsRequests`): it releases the lock once handed to the lane, so the next publish
+// starts and its request is made while the first one is on its way, and the lane writes it the moment the first
+// one's answer is read; the second one's events are held until the first one's outcome is out (`chain`), so the
+// four channels see what a sequential client shows.
 
 /// A running or waiting operation. Queue-confined. (Not `Operation`: that would shadow `Foundation.Operation` in
 /// every file of the module.)
@@ -23,6 +27,11 @@ final class EngineOperation {
     /// True once the deadline passed while the answer of a request already written may have been waiting unread
     /// (`TransportTask.expire()`): the answer still completes the operation, any failure reports the timeout.
     var deadlinePassed = false
+    /// True for a publish sent chained on the service lane (`ClientEngine.chain`).
+    var chained = false
+    /// The events of a chained publish while an earlier one has not reported its outcome, in order; nil when its
+    /// events go out at once (`ClientEngine.report(_:of:)`).
+    var heldEmissions: [Emission]?
 
     init(id: Int, name: String) {
         self.id = id
@@ -72,6 +81,9 @@ final class ClientEngine: @unchecked Sendable {
     /// Publishes that released the lock after being written on the pipelined lane and wait for their answers, oldest
     /// first.
     private(set) var pipelined: [EngineOperation] = []
+    /// Chained publishes in call order, from their start until their events are out (`flushChain()`). Only the first
+    /// reports at once; the others hold their events until every one before them has finished.
+    private var chain: [EngineOperation] = []
     private var nextOperationID = 0
     /// The most operations waiting at once since the line was last empty (`FreePages` after a large backlog).
     private var backlogPeak = 0
@@ -165,6 +177,11 @@ final class ClientEngine: @unchecked Sendable {
                 operation.tasks.forEach { $0.cancel() }
             }
             self.pipelined.removeAll()
+            // A stopped client emits blocks alone: whatever a chained publish still held goes out now (`emit`).
+            for operation in self.chain {
+                operation.heldEmissions?.forEach { self.emit($0.event, completion: $0.completion) }
+            }
+            self.chain.removeAll()
             self.updateSnapshot()
             self.serviceLane.invalidate()
             self.longPollLane.invalidate()
@@ -323,6 +340,12 @@ final class ClientEngine: @unchecked Sendable {
         return depth
     }
 
+    /// True when a publish is chained (the type's comment): no pipelined lane in use (`pipelineDepth` 1) and a service
+    /// lane that can chain requests.
+    var chainsPublishes: Bool {
+        self.pipelineDepth == 1 && self.serviceLane.chainsRequests
+    }
+
     /// `TransportRoute.plainHTTPUsesSockets` for `origin`, remembered for the last origin asked about (the decision
     /// parses a URL, and the settings' origin rarely changes).
     private func plainHTTPUsesSockets(origin: String) -> Bool {
@@ -332,8 +355,8 @@ final class ClientEngine: @unchecked Sendable {
         return usesSockets
     }
 
-    /// Lets the operations after `operation` (the running publish, just written on the pipelined lane) start while it
-    /// waits for its answer; it still finishes exactly once through `finish`.
+    /// Lets the operations after `operation` (the running publish, just written on the pipelined lane or handed to the
+    /// service lane chained) start while it waits for its answer; it still finishes exactly once through `finish`.
     func release(_ operation: EngineOperation) {
         dispatchPrecondition(condition: .onQueue(self.queue))
         guard self.current === operation, !operation.finished else {
@@ -353,12 +376,40 @@ final class ClientEngine: @unchecked Sendable {
         operation.timers.removeAll()
         operation.tasks.removeAll()
         operation.onAbort = nil
+        if operation.chained { self.flushChain() }
         if self.current === operation {
             self.current = nil
             self.pump()
         } else if let index = self.pipelined.firstIndex(where: { $0 === operation }) {
             self.pipelined.remove(at: index)
             self.pump()
+        }
+    }
+
+    /// Emits `emission` of `operation` now, or holds it while a chained publish before `operation` has not finished.
+    func report(_ emission: Emission, of operation: EngineOperation) {
+        if operation.heldEmissions != nil {
+            operation.heldEmissions?.append(emission)
+        } else {
+            self.emit(emission.event, completion: emission.completion)
+        }
+    }
+
+    /// Registers `operation`, a publish about to be chained, behind the chained publishes still in `chain`: while
+    /// any is there, its events are held.
+    func joinChain(_ operation: EngineOperation) {
+        operation.chained = true
+        if !self.chain.isEmpty { operation.heldEmissions = [] }
+        self.chain.append(operation)
+    }
+
+    /// Drops the finished publishes from the head of `chain`, each time letting the next one's held events out.
+    private func flushChain() {
+        while let first = self.chain.first, first.finished {
+            self.chain.removeFirst()
+            guard let next = self.chain.first, let held = next.heldEmissions else { continue }
+            next.heldEmissions = nil
+            for emission in held { self.emit(emission.event, completion: emission.completion) }
         }
     }
 
@@ -390,9 +441,12 @@ final class ClientEngine: @unchecked Sendable {
         self.pumping = true
         defer { self.pumping = false }
         while self.current == nil, let first = self.waiting.first, !self.shutDown {
-            if !self.pipelined.isEmpty && (!first.pipelinable || self.pipelined.count >= self.pipelineDepth) {
-                // Waits for answers: a publish for room in the pipeline, anything else for the pipeline to drain.
-                break
+            if let oldest = self.pipelined.first {
+                // Waits for answers: a publish for room in the pipeline (chained: one on its way, one more made), or
+                // for the publishes of the other way to drain; anything else for the pipeline to drain.
+                let chaining = self.chainsPublishes
+                let room = chaining ? 2 : self.pipelineDepth
+                if !first.pipelinable || self.pipelined.count >= room || oldest.chained != chaining { break }
             }
             guard let next = self.waiting.popFirst() else { break }
             let operation = EngineOperation(id: next.id, name: next.name)
@@ -435,6 +489,7 @@ final class ClientEngine: @unchecked Sendable {
         draft: PublishDraft? = nil,
         lane: any HTTPTransport,
         timeout: TimeInterval,
+        chained: Bool = false,
         completion: @escaping (Result<TransportResponse, TransportFailure>) -> Void
     ) -> (any TransportTask)? {
         guard let context = self.context,
@@ -443,6 +498,7 @@ final class ClientEngine: @unchecked Sendable {
             completion(.failure(.other(domain: "PubNubLegacy", code: -1, description: "invalid origin")))
             return nil
         }
+        request.chained = chained
         // Read in place: `if let settings` would copy (retain, then release) every field of them.
         if let maximum = self.settings?.maximumResponseBodySize {
             request.limits.maximumBodyBytes = maximum

@@ -23,6 +23,10 @@ struct TransportRequest: Sendable, Equatable {
     /// For `https`: the configuration's own trust anchors and public-key pins (`TrustEvaluation`). A transport
     /// that cannot enforce them (URLSession on Linux) fails the request with a TLS failure instead of ignoring them.
     var trust = TLSTrust()
+    /// Sent after the chained request before it on the same transport, never beside it: written once that one's
+    /// answer is read (on its connection when it stays open), before that answer is reported. Only transports whose
+    /// `chainsRequests` is true are given such requests (docs/BEHAVIOR.md §1.2).
+    var chained = false
 
     /// A request to `url` (probes and tests; set the TLS properties afterwards).
     init(method: String, url: URL, body: Data?, timeout: TimeInterval) {
@@ -146,11 +150,18 @@ protocol HTTPTransport: Sendable {
     /// Whether `https` requests marked `relaxedCertificateValidation` really skip certificate validation here, so
     /// the relaxed rung of the TLS ladder is worth trying.
     var canRelaxCertificateValidation: Bool { get }
+
+    /// Whether requests marked `TransportRequest.chained` are carried in order here, each written as soon as the
+    /// answer of the one before it is read (the socket transport's keep-alive pools).
+    var chainsRequests: Bool { get }
 }
 
 extension HTTPTransport {
     /// Transports validate every certificate unless they say otherwise.
     var canRelaxCertificateValidation: Bool { false }
+
+    /// Transports carry requests side by side unless they say otherwise.
+    var chainsRequests: Bool { false }
 }
 
 /// Where a transport reports an outcome it does not report from its own thread (a cancellation, a request refused

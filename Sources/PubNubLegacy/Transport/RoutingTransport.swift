@@ -93,6 +93,12 @@ final class RoutingTransport: HTTPTransport {
         self.platform.remoteThroughURLSession
             ? SessionTrust.judgesServerTrust : self.sockets.canRelaxCertificateValidation
     }
+
+    /// The sockets chain requests; URLSession, which carries what leaves the machine on Apple platforms, does not,
+    /// so there no request is chained.
+    var chainsRequests: Bool {
+        !self.platform.remoteThroughURLSession && self.sockets.chainsRequests
+    }
 }
 
 /// The task of a request that was refused at once; cancelling it does nothing.

@@ -165,4 +165,6 @@ final class TapTransport: HTTPTransport {
     }
 
     var canRelaxCertificateValidation: Bool { self.inner.canRelaxCertificateValidation }
+
+    var chainsRequests: Bool { self.inner.chainsRequests }
 }

@@ -6,6 +6,9 @@ import PlatformSupport
 // an answer reports it on its own thread (`WorkerThread`), and a request sent from inside that report is left for it.
 // A request sent from any other thread while a worker waits idle and a kept-alive plain connection is free is written
 // by the sender itself (`writeAtOnce`): it is on its way before the woken worker runs, which only reads its answer.
+// Chained requests (`TransportRequest.chained`, the engine's sequential publishes) are carried one after the other by
+// the worker that read the answer of the one before, which writes the next before it reports that answer: the
+// engine's handling of an answer and the making of the request after it then no longer lie between the two.
 
 /// The queue of waiting requests, the worker threads and the idle connections of one `SocketTransport`.
 // Sendable: its mutable state lives in `monitor`; every other stored property is an immutable `let`.
@@ -39,6 +42,13 @@ final class SocketPool: Sendable {
         var running: [ObjectIdentifier: SocketTask] = [:]
         /// Requests their senders wrote (`writeAtOnce`), for tests.
         var writtenBySender = 0
+        /// True from when a chained request is queued until the worker that carries the last of the chain has read
+        /// its answer: a chained request sent meanwhile waits in `chainNext`, not in `waiting`.
+        var chainBusy = false
+        /// Chained requests waiting for the answer of the one before them, oldest first.
+        var chainNext: [SocketTask] = []
+        /// Chained requests their worker wrote before reporting the answer before them, for tests.
+        var writtenAhead = 0
 
         var hasWaiting: Bool { self.waitingHead < self.waiting.count }
     }
@@ -76,13 +86,15 @@ final class SocketPool: Sendable {
     }
 
     var queuedRequestCount: Int {
-        self.monitor.withLock { $0.waiting.count - $0.waitingHead }
+        self.monitor.withLock { $0.waiting.count - $0.waitingHead + $0.chainNext.count }
     }
 
     /// The tasks are counted first: a worker reports on its own thread before it lets go of a task, so once none is
     /// held, the scheduled reports can only go down.
     var outstandingReportCount: Int {
-        let held = self.monitor.withLock { $0.waiting.count - $0.waitingHead + $0.running.count }
+        let held = self.monitor.withLock {
+            $0.waiting.count - $0.waitingHead + $0.chainNext.count + $0.running.count
+        }
         return held + self.scheduledReports.withLock { $0 }
     }
 
@@ -94,6 +106,11 @@ final class SocketPool: Sendable {
     /// How many requests their senders wrote themselves (`writeAtOnce`) since the pool was made.
     var writtenBySenderCount: Int {
         self.monitor.withLock { $0.writtenBySender }
+    }
+
+    /// How many chained requests a worker wrote before it reported the answer before them, since the pool was made.
+    var writtenAheadCount: Int {
+        self.monitor.withLock { $0.writtenAhead }
     }
 
     var unreadAnswerCount: Int {
@@ -113,9 +130,22 @@ final class SocketPool: Sendable {
     /// inside the completion of one of this pool's workers, it is left for that worker, which takes the oldest
     /// waiting request as soon as its completion returns (the next publish is written by the thread that read the
     /// previous answer). Sent from elsewhere while a worker waits idle, it may be written on the calling thread
-    /// first (`writeAtOnce`); the worker then only reads its answer.
+    /// first (`writeAtOnce`); the worker then only reads its answer. A chained request sent while another chained one
+    /// is queued or carried waits for the worker that carries that one, which writes it once it has read that one's
+    /// answer (`successor(answered:)`).
     func enqueue(_ task: SocketTask) {
         enum Step { case cancel, keep, signal, spawn }
+        if task.request.chained && self.reusesConnections {
+            let chainedBehind = self.monitor.withLock { state -> Bool in
+                guard !state.invalidated, state.chainBusy else {
+                    state.chainBusy = true
+                    return false
+                }
+                state.chainNext.append(task)
+                return true
+            }
+            if chainedBehind { return }
+        }
         let worker = WorkerThread.current.flatMap { worker in
             worker.pool == ObjectIdentifier(self) && worker.reporting && !worker.promised ? worker : nil
         }
@@ -159,9 +189,10 @@ final class SocketPool: Sendable {
         let (tasks, connections) = self.monitor.withLock { state -> ([SocketTask], [SocketConnection]) in
             state.invalidated = true
             let waiting = state.waiting[state.waitingHead...]
-            let tasks = waiting.map(\.task) + Array(state.running.values)
+            let tasks = waiting.map(\.task) + state.chainNext + Array(state.running.values)
             state.waiting = []
             state.waitingHead = 0
+            state.chainNext = []
             // A written request's connection belongs to no worker yet: its task's cancel shuts it down first.
             let connections = state.idle + waiting.compactMap(\.written?.connection)
             state.idle = []
@@ -183,8 +214,13 @@ final class SocketPool: Sendable {
             // thread, which would otherwise come between the answer and the app.
             var closing: SocketConnection?
             defer { closing?.close() }
+            // The chained request this worker carries next, taken from `chainNext` (and perhaps written) before it
+            // reported the answer of the one before.
+            var successor: Waiting?
             while true {
-                switch self.next(for: worker, closing: closing != nil) {
+                let step = successor.map { Next.task($0) } ?? self.next(for: worker, closing: closing != nil)
+                successor = nil
+                switch step {
                 case .end:
                     return
                 case .owedWork:
@@ -210,6 +246,9 @@ final class SocketPool: Sendable {
                         closing?.close()
                         closing = nil
                         outcome = self.carryOut(waiting, closing: &closing) { false }
+                    }
+                    if task.request.chained && self.reusesConnections {
+                        successor = self.successor(answered: outcome.map { (try? $0.get()) != nil } ?? false)
                     }
                     if let outcome {
                         worker.report {
@@ -362,6 +401,30 @@ final class SocketPool: Sendable {
         }
     }
 
+    /// The chained request after the one whose answer the calling worker has just read, taken out of `chainNext` for
+    /// that worker to carry next; nil (and the chain idle) when none waits. When that answer came (`answered`) on a
+    /// plain connection left open, the request is written now, as far as the socket takes it without waiting: it is
+    /// on its way before the answer before it is reported.
+    private func successor(answered: Bool) -> Waiting? {
+        let next = self.monitor.withLock { state -> SocketTask? in
+            guard !state.chainNext.isEmpty else {
+                state.chainBusy = false
+                return nil
+            }
+            let next = state.chainNext.removeFirst()
+            state.running[ObjectIdentifier(next)] = next
+            return next
+        }
+        guard let next else { return nil }
+        guard answered, !next.target.secure, let connection = self.takeIdle(for: next.poolKey),
+            let written = self.write(next, on: connection)
+        else {
+            return Waiting(task: next, written: nil)
+        }
+        self.monitor.withLock { $0.writtenAhead += 1 }
+        return Waiting(task: next, written: written)
+    }
+
     /// Writes `task`'s request on the calling thread, as far as the socket takes it without waiting, when that saves
     /// waking a thread before it is on its way: the pool keeps connections alive, the target is plain `http` (an
     /// `SSL_write` cut short must be finished by the same caller), a worker waits idle with no request before this
@@ -380,6 +443,13 @@ final class SocketPool: Sendable {
             connection.close()
             return nil
         }
+        return self.write(task, on: connection)
+    }
+
+    /// Writes `task`'s request on the healthy idle `connection`, taken out of the pool, as far as the socket takes it
+    /// without waiting: the connection, attached to the task, and what was written; nil when the task was finished (the
+    /// connection goes back to the pool) or the write fell short (it is closed).
+    private func write(_ task: SocketTask, on connection: SocketConnection) -> Written? {
         guard task.attach(connection.descriptor) else {
             self.putIdle(connection)
             return nil

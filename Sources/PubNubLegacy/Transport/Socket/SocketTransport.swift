@@ -69,6 +69,10 @@ final class SocketTransport: HTTPTransport {
     /// The relaxed rung of the TLS ladder really skips verification here. Asking loads OpenSSL.
     var canRelaxCertificateValidation: Bool { self.supportsTLS }
 
+    /// A pool that keeps connections alive carries chained requests in order (`SocketPool.enqueue`); one that opens a
+    /// connection per request does not chain.
+    var chainsRequests: Bool { self.pool.reusesConnections }
+
     @discardableResult
     func send(
         _ request: TransportRequest,
@@ -137,6 +141,11 @@ final class SocketTransport: HTTPTransport {
     /// tests.
     var writtenBySenderCount: Int {
         self.pool.writtenBySenderCount
+    }
+
+    /// Chained requests a worker wrote before it reported the answer before them (`SocketPool.enqueue`), for tests.
+    var writtenAheadCount: Int {
+        self.pool.writtenAheadCount
     }
 
     /// Requests sent and not yet taken by a worker (waiting for a connection slot), for tests.
