@@ -52,7 +52,7 @@ extension ClientEngine {
             self.report(request.failed(Self.timeoutError(of: request)), of: operation)
             self.finish(operation)
         } else if let id = turn.id, self.withdraw(id) != nil {
-            self.report(request.failed(Self.timeoutError(of: request)))
+            self.emit(request.failed(Self.timeoutError(of: request)))
         }
     }
 
@@ -65,8 +65,9 @@ extension ClientEngine {
         // docs/BEHAVIOR.md §1.2: a publish is chained (ClientEngine.swift) unless the pipelined lane takes it; chained,
         // what it reports waits for the outcome of the chained publish before it, so it joins the chain before its
         // preflight can report.
-        let pipelining = request.pipelinable && self.pipelineDepth > 1
-        let chaining = request.pipelinable && !pipelining && self.serviceLane.chainsRequests
+        let way = request.pipelinable ? self.publishWay : (depth: 1, chained: false)
+        let pipelining = way.depth > 1
+        let chaining = way.chained
         if chaining { self.joinChain(operation) }
         switch request.preflight() {
         case .fail(let error):
@@ -97,16 +98,10 @@ extension ClientEngine {
         }
     }
 
-    /// Emits `emission` of an operation that never started.
-    private func report(_ emission: Emission) {
-        self.emit(emission.event, completion: emission.completion)
-    }
-
     /// Sends `endpoint` (a publish's with the escapes of its `draft`) for `operation` on `lane` (default: the service
     /// lane; `chained`: after the chained request before it, `TransportRequest.chained`) and finishes the operation
-    /// with exactly one outcome. Idempotent requests are re-sent after a malformed
-    /// answer or a connection that failed without an answer, 3 attempts in total; the others never are
-    /// (docs/BEHAVIOR.md §4.3).
+    /// with exactly one outcome. Idempotent requests are re-sent after a malformed answer or a connection that failed
+    /// without an answer, 3 attempts in total; the others never are (docs/BEHAVIOR.md §4.3).
     private func exchange<Value>(
         _ request: RequestOperation<Value>,
         endpoint: Endpoint,

@@ -178,9 +178,7 @@ final class ClientEngine: @unchecked Sendable {
             }
             self.pipelined.removeAll()
             // A stopped client emits blocks alone: whatever a chained publish still held goes out now (`emit`).
-            for operation in self.chain {
-                operation.heldEmissions?.forEach { self.emit($0.event, completion: $0.completion) }
-            }
+            for operation in self.chain { operation.heldEmissions?.forEach(self.emit) }
             self.chain.removeAll()
             self.updateSnapshot()
             self.serviceLane.invalidate()
@@ -340,10 +338,11 @@ final class ClientEngine: @unchecked Sendable {
         return depth
     }
 
-    /// True when a publish is chained (the type's comment): no pipelined lane in use (`pipelineDepth` 1) and a service
-    /// lane that can chain requests.
-    var chainsPublishes: Bool {
-        self.pipelineDepth == 1 && self.serviceLane.chainsRequests
+    /// How a publish goes now: `depth` is `pipelineDepth` (above 1: on the pipelined lane); `chained` when it is 1 and
+    /// the service lane can chain requests (the type's comment).
+    var publishWay: (depth: Int, chained: Bool) {
+        let depth = self.pipelineDepth
+        return (depth, depth == 1 && self.serviceLane.chainsRequests)
     }
 
     /// `TransportRoute.plainHTTPUsesSockets` for `origin`, remembered for the last origin asked about (the decision
@@ -391,7 +390,7 @@ final class ClientEngine: @unchecked Sendable {
         if operation.heldEmissions != nil {
             operation.heldEmissions?.append(emission)
         } else {
-            self.emit(emission.event, completion: emission.completion)
+            self.emit(emission)
         }
     }
 
@@ -409,7 +408,7 @@ final class ClientEngine: @unchecked Sendable {
             self.chain.removeFirst()
             guard let next = self.chain.first, let held = next.heldEmissions else { continue }
             next.heldEmissions = nil
-            for emission in held { self.emit(emission.event, completion: emission.completion) }
+            held.forEach(self.emit)
         }
     }
 
@@ -444,9 +443,9 @@ final class ClientEngine: @unchecked Sendable {
             if let oldest = self.pipelined.first {
                 // Waits for answers: a publish for room in the pipeline (chained: one on its way, one more made), or
                 // for the publishes of the other way to drain; anything else for the pipeline to drain.
-                let chaining = self.chainsPublishes
-                let room = chaining ? 2 : self.pipelineDepth
-                if !first.pipelinable || self.pipelined.count >= room || oldest.chained != chaining { break }
+                let way = self.publishWay
+                let room = way.chained ? 2 : way.depth
+                if !first.pipelinable || self.pipelined.count >= room || oldest.chained != way.chained { break }
             }
             guard let next = self.waiting.popFirst() else { break }
             let operation = EngineOperation(id: next.id, name: next.name)
@@ -549,6 +548,11 @@ final class ClientEngine: @unchecked Sendable {
             return
         }
         self.dispatcher.deliver(event, notify: event.isUngated || self.gateIsOpen, completion: completion)
+    }
+
+    /// Emits `emission`'s event and then its block (`emit(_:completion:)`).
+    func emit(_ emission: Emission) {
+        self.emit(emission.event, completion: emission.completion)
     }
 
     /// Emits the events of one subscribe answer (gated like messages: all or none, by the gate at this moment);
